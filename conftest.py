@@ -1,0 +1,19 @@
+"""Project-wide pytest set-up: isolated media folder per test, database checks."""
+
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    yield
+
+
+def pytest_sessionstart(session):
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if os.environ.get("TRADEPOST_REQUIRE_POSTGRES") and "postgresql" not in engine:
+        raise pytest.UsageError("TRADEPOST_REQUIRE_POSTGRES is set but DATABASE_URL is not PostgreSQL")

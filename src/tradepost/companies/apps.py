@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CompaniesConfig(AppConfig):
+    name = "tradepost.companies"
+    label = "companies"

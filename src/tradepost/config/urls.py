@@ -1,0 +1,29 @@
+from django.conf import settings
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
+from django.urls import include, path, re_path
+from django.views.static import serve as serve_file
+
+from tradepost.api.urls import api
+from tradepost.web.sitemaps import SITEMAPS
+from tradepost.web.views.health import healthz
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("api/v1/", api.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    # Uploaded images: served by the application so a one-machine install needs no other
+    # server; a reverse proxy can serve MEDIA_ROOT directly in larger deployments.
+    re_path(r"^media/(?P<path>.*)$", serve_file, {"document_root": settings.MEDIA_ROOT}),
+]
+
+urlpatterns += i18n_patterns(
+    path("", include("tradepost.web.urls.site")),
+    path("accounts/", include("tradepost.web.urls.accounts")),
+    path("companies/", include("tradepost.web.urls.companies")),
+    path("", include("tradepost.web.urls.catalog")),
+    prefix_default_language=True,
+)

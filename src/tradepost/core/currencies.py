@@ -1,0 +1,38 @@
+"""ISO 4217 currencies with names in the interface languages."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pycountry
+from babel import Locale
+
+from tradepost.core.languages import babel_locale
+
+# Funds, precious metals and testing codes are not trade currencies.
+_EXCLUDED = {"XAU", "XAG", "XPT", "XPD", "XTS", "XXX", "XBA", "XBB", "XBC", "XBD", "XDR", "XSU"}
+CURRENCY_CODES: frozenset[str] = frozenset(
+    c.alpha_3 for c in pycountry.currencies if c.alpha_3 not in _EXCLUDED
+)
+COMMON_CURRENCIES = ["USD", "EUR", "CNY", "HKD", "TWD", "JPY", "GBP", "VND", "TRY", "INR"]
+
+
+def is_currency(code: str) -> bool:
+    return (code or "").upper() in CURRENCY_CODES
+
+
+@cache
+def currency_name(code: str, language: str = "en") -> str:
+    name = Locale.parse(babel_locale(language)).currencies.get(code.upper())
+    return str(name) if name else code.upper()
+
+
+@cache
+def currency_choices(language: str = "en") -> list[tuple[str, str]]:
+    common = [(c, f"{c} — {currency_name(c, language)}") for c in COMMON_CURRENCIES]
+    rest = sorted(
+        (c, f"{c} — {currency_name(c, language)}")
+        for c in CURRENCY_CODES
+        if c not in COMMON_CURRENCIES
+    )
+    return common + rest

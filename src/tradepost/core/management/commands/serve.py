@@ -1,0 +1,65 @@
+"""Serve the site with gunicorn and one background worker process beside it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Serve Tradepost with gunicorn (static files through whitenoise) and a worker."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument(
+            "--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2"))
+        )
+        parser.add_argument("--no-worker", action="store_true", help="Do not start a worker.")
+
+    def handle(self, *args, **options):
+        bin_dir = os.path.dirname(sys.executable)
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tradepost.config.settings"}
+        processes: list[subprocess.Popen] = []
+        if not options["no_worker"]:
+            processes.append(
+                subprocess.Popen([os.path.join(bin_dir, "tradepost"), "worker"], env=env)
+            )
+        gunicorn = [
+            os.path.join(bin_dir, "gunicorn"),
+            "tradepost.config.wsgi:application",
+            "--bind",
+            f"{options['host']}:{options['port']}",
+            "--workers",
+            str(options["workers"]),
+            "--threads",
+            "4",
+            "--access-logfile",
+            "-" if settings.DEBUG else "/dev/null",
+        ]
+        web = subprocess.Popen(gunicorn, env=env)
+        processes.append(web)
+        self.stdout.write(f"Tradepost is serving on http://{options['host']}:{options['port']}/")
+
+        def stop(signum, frame):
+            for process in processes:
+                if process.poll() is None:
+                    process.terminate()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        try:
+            code = web.wait()
+        finally:
+            stop(None, None)
+            for process in processes:
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        sys.exit(code)

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from tradepost.web.views import site
+
+app_name = "web"
+
+urlpatterns = [
+    path("", site.home, name="home"),
+    path("dashboard/", site.dashboard, name="dashboard"),
+]

@@ -1,0 +1,10 @@
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/home.html", {})
+
+
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/home.html", {})

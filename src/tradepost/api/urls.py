@@ -1,3 +1,71 @@
-from ninja import NinjaAPI
+"""The JSON API under /api/v1/ (schema at /api/v1/openapi.json, docs at /api/v1/docs)."""
 
-api = NinjaAPI(title="Tradepost API", version="1", urls_namespace="api")
+from __future__ import annotations
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+
+from tradepost.api import products, public
+from tradepost.api.problems import ApiProblem, problem_response
+
+api = NinjaAPI(
+    title="Tradepost API",
+    version="1",
+    urls_namespace="api",
+    description="Categories, companies and products of the Tradepost marketplace.",
+)
+api.add_router("/", public.router)
+api.add_router("/me", products.router)
+
+
+@api.exception_handler(ApiProblem)
+def _problem(request, exc: ApiProblem):
+    return problem_response(
+        request,
+        status=exc.status,
+        code=exc.code,
+        title=exc.title,
+        detail=exc.detail,
+        errors=exc.errors,
+    )
+
+
+@api.exception_handler(ValidationError)
+def _validation(request, exc: ValidationError):
+    errors = []
+    for error in exc.errors:
+        location = [
+            str(part) for part in error.get("loc", []) if part not in ("body", "payload", "query")
+        ]
+        errors.append({"field": ".".join(location) or "body", "message": str(error.get("msg", ""))})
+    return problem_response(
+        request,
+        status=422,
+        code="validation-error",
+        title=_("The request has invalid fields"),
+        detail=_("Correct the fields listed in errors and send the request again."),
+        errors=errors,
+    )
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request, exc):
+    return problem_response(
+        request,
+        status=401,
+        code="unauthenticated",
+        title=_("Authentication required"),
+        detail=_("Send a valid API token as 'Authorization: Bearer <token>'."),
+    )
+
+
+@api.exception_handler(Http404)
+def _not_found(request, exc):
+    return problem_response(request, status=404, code="not-found", title=_("Not found"))
+
+
+@api.exception_handler(HttpError)
+def _http_error(request, exc: HttpError):
+    return problem_response(request, status=exc.status_code, code="error", title=str(exc))

@@ -30,7 +30,9 @@ def read_hs_codes() -> list[tuple[str, str]]:
     if not HS_FILE.exists():
         return []
     with HS_FILE.open(encoding="utf-8", newline="") as handle:
-        return [(row[0].strip(), row[1].strip()) for row in csv.reader(handle, delimiter="\t") if row]
+        return [
+            (row[0].strip(), row[1].strip()) for row in csv.reader(handle, delimiter="\t") if row
+        ]
 
 
 def load_hs_codes(hs_model) -> int:

@@ -46,16 +46,16 @@ class Company(models.Model):
     country = models.CharField(_("country"), max_length=2, db_index=True)
     province = models.CharField(_("province or state"), max_length=100, blank=True)
     city = models.CharField(_("city"), max_length=100, blank=True)
-    year_established = models.PositiveSmallIntegerField(_("year established"), null=True, blank=True)
+    year_established = models.PositiveSmallIntegerField(
+        _("year established"), null=True, blank=True
+    )
     employee_range = models.CharField(
         _("employees"), max_length=10, choices=EmployeeRange.choices, blank=True
     )
     main_markets = models.JSONField(_("main markets"), default=list, blank=True)
     main_products = models.CharField(_("main products"), max_length=500, blank=True)
     certifications = models.JSONField(_("certifications"), default=list, blank=True)
-    export_share = models.PositiveSmallIntegerField(
-        _("export share (%)"), null=True, blank=True
-    )
+    export_share = models.PositiveSmallIntegerField(_("export share (%)"), null=True, blank=True)
     website = models.URLField(_("website"), max_length=300, blank=True)
     logo = models.ImageField(_("logo"), upload_to="logos/", blank=True)
     description = models.TextField(_("description"), blank=True)

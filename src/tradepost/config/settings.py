@@ -33,9 +33,7 @@ def env_bool(name: str, default: bool = False) -> bool:
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 # Under pytest: fast password hashing, tasks run in-process, and a separate data folder.
 TESTING = env_bool("TRADEPOST_TESTING") or "pytest" in sys.modules
-HOME = Path(
-    os.environ.get("TRADEPOST_HOME", "var/test" if TESTING else "var")
-).resolve()
+HOME = Path(os.environ.get("TRADEPOST_HOME", "var/test" if TESTING else "var")).resolve()
 HOME.mkdir(parents=True, exist_ok=True)
 
 
@@ -206,9 +204,9 @@ _TASK_BACKENDS = {
 }
 TASKS = {
     "default": {
-        "BACKEND": _TASK_BACKENDS[os.environ.get(
-            "TRADEPOST_TASKS_BACKEND", "immediate" if TESTING else "database"
-        )],
+        "BACKEND": _TASK_BACKENDS[
+            os.environ.get("TRADEPOST_TASKS_BACKEND", "immediate" if TESTING else "database")
+        ],
         "QUEUES": ["default"],
     }
 }

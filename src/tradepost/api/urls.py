@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from tradepost.api import products, public
+from tradepost.api import accounts, products, public
 from tradepost.api.problems import ApiProblem, problem_response
 
 api = NinjaAPI(
@@ -17,7 +17,8 @@ api = NinjaAPI(
     description="Categories, companies and products of the Tradepost marketplace.",
 )
 api.add_router("/", public.router)
-api.add_router("/me", products.router)
+api.add_router("/me", accounts.router)
+api.add_router("/me/products", products.router)
 
 
 @api.exception_handler(ApiProblem)

@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     "tradepost.accounts",
     "tradepost.companies",
     "tradepost.catalog",
+    "tradepost.notify",
+    "tradepost.demo",
     "tradepost.web",
     "tradepost.api",
 ]
@@ -148,7 +150,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "accounts:login"
-LOGIN_REDIRECT_URL = "web:dashboard"
+LOGIN_REDIRECT_URL = "accounts:dashboard"
 LOGOUT_REDIRECT_URL = "web:home"
 
 # --- languages ----------------------------------------------------------------------------

@@ -23,7 +23,8 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", include("tradepost.web.urls.site")),
     path("accounts/", include("tradepost.web.urls.accounts")),
-    path("companies/", include("tradepost.web.urls.companies")),
+    path("dashboard/company/", include("tradepost.web.urls.companies")),
+    path("dashboard/products/", include("tradepost.web.urls.products")),
     path("", include("tradepost.web.urls.catalog")),
     prefix_default_language=True,
 )

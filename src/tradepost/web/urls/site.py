@@ -6,5 +6,4 @@ app_name = "web"
 
 urlpatterns = [
     path("", site.home, name="home"),
-    path("dashboard/", site.dashboard, name="dashboard"),
 ]

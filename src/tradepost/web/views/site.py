@@ -4,7 +4,3 @@ from django.shortcuts import render
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "web/home.html", {})
-
-
-def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/home.html", {})

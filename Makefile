@@ -35,8 +35,8 @@ test: install translations browser
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts conftest.py
+	$(BIN)/ruff format --check src tests bench scripts conftest.py scripts conftest.py
 	$(BIN)/mypy src
 
 format: install

@@ -16,4 +16,6 @@ def pytest_sessionstart(session):
 
     engine = settings.DATABASES["default"]["ENGINE"]
     if os.environ.get("TRADEPOST_REQUIRE_POSTGRES") and "postgresql" not in engine:
-        raise pytest.UsageError("TRADEPOST_REQUIRE_POSTGRES is set but DATABASE_URL is not PostgreSQL")
+        raise pytest.UsageError(
+            "TRADEPOST_REQUIRE_POSTGRES is set but DATABASE_URL is not PostgreSQL"
+        )

@@ -214,4 +214,4 @@ class ProductImage(models.Model):
         ordering = ["position", "id"]
 
     def __str__(self) -> str:
-        return self.image.name
+        return self.image.name or ""

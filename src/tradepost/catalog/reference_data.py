@@ -38,7 +38,8 @@ def read_hs_codes() -> list[tuple[str, str]]:
 def load_hs_codes(hs_model) -> int:
     rows = read_hs_codes()
     existing = set(hs_model.objects.values_list("code", flat=True))
-    to_create, to_update = [], []
+    to_create: list[Any] = []
+    to_update: list[Any] = []
     for code, description in sorted(rows, key=lambda r: (len(r[0]), r[0])):
         parent = None
         if len(code) == 4:

@@ -62,11 +62,15 @@ def process_image(upload, *, max_bytes: int | None = None) -> ProcessedImage:
                 )
             probe.verify()
         upload.seek(0)
-        with Image.open(upload) as img:
-            img.load()
-            img = ImageOps.exif_transpose(img)
-            has_alpha = img.mode in ("RGBA", "LA", "P") and image_format in {"PNG", "WEBP", "GIF"}
-            img = img.convert("RGBA" if has_alpha else "RGB")
+        with Image.open(upload) as opened:
+            opened.load()
+            transposed = ImageOps.exif_transpose(opened)
+            has_alpha = transposed.mode in ("RGBA", "LA", "P") and image_format in {
+                "PNG",
+                "WEBP",
+                "GIF",
+            }
+            img: Image.Image = transposed.convert("RGBA" if has_alpha else "RGB")
     except ImageRejected:
         raise
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):

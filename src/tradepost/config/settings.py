@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "tradepost.accounts",
     "tradepost.companies",
     "tradepost.catalog",
+    "tradepost.search",
     "tradepost.notify",
     "tradepost.demo",
     "tradepost.web",

@@ -1,0 +1,110 @@
+"""Who may manage which products, and the only way to fetch a product on a user's behalf.
+
+Every member of a company (owner, admin or member) manages the company's products; operators
+manage every company's products. A product the user may not manage looks exactly like one that
+does not exist (`ProductNotFound`, a 404).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from tradepost.catalog.errors import ProductNotFound
+from tradepost.catalog.models import Product, ProductImage, ProductStatus
+from tradepost.companies.models import Company, Membership, Role
+from tradepost.companies.selectors import is_operator, membership_for
+
+PRODUCT_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.MEMBER})
+
+
+def _membership(user: Any) -> Membership | None:
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return None
+    return membership_for(user)
+
+
+def can_manage_products(user: Any, company: Company) -> bool:
+    """True when `user` may create, edit, publish and delete `company`'s products."""
+    if is_operator(user):
+        return True
+    membership = _membership(user)
+    return (
+        membership is not None
+        and membership.company_id == company.pk
+        and membership.role in PRODUCT_ROLES
+    )
+
+
+def company_of(user: Any) -> Company | None:
+    """The company a user acts for, or None."""
+    membership = _membership(user)
+    return membership.company if membership is not None else None
+
+
+def company_for_new_product(user: Any, company_id: int | None = None) -> Company | None:
+    """The company a new product of `user` belongs to.
+
+    Without `company_id`, the user's own company. Operators may name any company; anyone
+    else naming a company other than their own gets None, as for a company that is missing.
+    """
+    if company_id is None:
+        company = company_of(user)
+        return company if company is not None and can_manage_products(user, company) else None
+    company = Company.objects.filter(pk=company_id).first()
+    if company is None or not can_manage_products(user, company):
+        return None
+    return company
+
+
+def managed_products(company: Company, *, status: str | None = None) -> QuerySet[Product]:
+    """A company's products as its dashboard lists them (deleted ones left out)."""
+    products = (
+        Product.objects.filter(company=company)
+        .exclude(status=ProductStatus.DELETED)
+        .select_related("category")
+        .prefetch_related("images")
+        .order_by("-updated_at", "-id")
+    )
+    if status:
+        products = products.filter(status=status)
+    return products
+
+
+_MAX_ID = 2**63 - 1
+
+
+def _as_id(value: Any) -> int:
+    try:
+        pk = int(value)
+    except (TypeError, ValueError):
+        raise ProductNotFound() from None
+    if not 0 < pk <= _MAX_ID:
+        raise ProductNotFound()
+    return pk
+
+
+def access_product(user: Any, product_id: Any) -> Product:
+    """The product `product_id` if `user` may manage it; else `ProductNotFound`."""
+    pk = _as_id(product_id)
+    product = (
+        Product.objects.select_related("company", "category")
+        .filter(pk=pk)
+        .exclude(status=ProductStatus.DELETED)
+        .first()
+    )
+    if product is None or not can_manage_products(user, product.company):
+        raise ProductNotFound()
+    return product
+
+
+def access_product_image(user: Any, product_id: Any, image_id: Any) -> ProductImage:
+    """One image of a product `user` may manage; else `ProductNotFound`."""
+    product = access_product(user, product_id)
+    pk = _as_id(image_id)
+    image = ProductImage.objects.filter(pk=pk, product=product).first()
+    if image is None:
+        raise ProductNotFound()
+    image.product = product
+    return image

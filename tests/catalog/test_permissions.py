@@ -1,0 +1,152 @@
+"""Who may manage which products: the access helpers and every service, role by role."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.catalog.supplier_factories import (
+    ALLOWED_ROLES,
+    ROLES,
+    image_upload,
+    make_cast,
+    snapshot,
+    valid_fields,
+)
+from tests.factories import make_product, make_user
+from tradepost.catalog import services
+from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
+from tradepost.catalog.models import Product, ProductStatus
+from tradepost.catalog.permissions import (
+    access_product,
+    access_product_image,
+    can_manage_products,
+    company_for_new_product,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cast():
+    return make_cast()
+
+
+def _product_with_image(cast, status=ProductStatus.DRAFT):
+    product = make_product(company=cast.company, status=status)
+    image = services.product_image_add(
+        actor=cast.actor("owner"), product=product, upload=image_upload()
+    )
+    return product, image
+
+
+ACTIONS = {
+    "update": lambda actor, product, image: services.product_update(
+        actor=actor, product=product, title="Changed"
+    ),
+    "publish": lambda actor, product, image: services.product_publish(actor=actor, product=product),
+    "unpublish": lambda actor, product, image: services.product_unpublish(
+        actor=actor, product=product
+    ),
+    "delete": lambda actor, product, image: services.product_delete(actor=actor, product=product),
+    "image_add": lambda actor, product, image: services.product_image_add(
+        actor=actor, product=product, upload=image_upload()
+    ),
+    "image_remove": lambda actor, product, image: services.product_image_remove(
+        actor=actor, product=product, image_id=image.pk
+    ),
+    "image_reorder": lambda actor, product, image: services.product_image_reorder(
+        actor=actor, product=product, image_ids=[image.pk]
+    ),
+    "translation_set": lambda actor, product, image: services.product_translation_set(
+        actor=actor, product=product, language="zh-hans", title="标题"
+    ),
+}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("action", sorted(ACTIONS))
+def test_service_permission_matrix(cast, role, action):
+    status = ProductStatus.PUBLISHED if action == "unpublish" else ProductStatus.DRAFT
+    product, image = _product_with_image(cast, status=status)
+    before = snapshot(product)
+    actor = cast.actor(role)
+    if role in ALLOWED_ROLES:
+        ACTIONS[action](actor, product, image)
+        assert snapshot(product) != before
+    else:
+        with pytest.raises(ProductError) as caught:
+            ACTIONS[action](actor, product, image)
+        assert caught.value.code == ProductErrorCode.NOT_ALLOWED
+        assert snapshot(product) == before
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_create_permission_matrix(cast, role):
+    actor = cast.actor(role)
+    if role in ALLOWED_ROLES:
+        product = services.product_create(actor=actor, company=cast.company, **valid_fields())
+        assert product.company == cast.company
+    else:
+        with pytest.raises(ProductError):
+            services.product_create(actor=actor, company=cast.company, **valid_fields())
+        assert not Product.objects.filter(company=cast.company).exists()
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_access_product(cast, role):
+    product, image = _product_with_image(cast)
+    actor = cast.actor(role)
+    if role in ALLOWED_ROLES:
+        assert access_product(actor, product.pk) == product
+        assert access_product_image(actor, product.pk, image.pk) == image
+        assert can_manage_products(actor, cast.company)
+    else:
+        with pytest.raises(ProductNotFound):
+            access_product(actor, product.pk)
+        with pytest.raises(ProductNotFound):
+            access_product_image(actor, product.pk, image.pk)
+        assert not can_manage_products(actor, cast.company)
+
+
+@pytest.mark.parametrize("bad_id", [None, "", "abc", -1, 0, 2**64, "1; DROP TABLE"])
+def test_access_product_with_nonsense_ids_is_not_found(cast, bad_id):
+    with pytest.raises(ProductNotFound):
+        access_product(cast.actor("owner"), bad_id)
+
+
+def test_deleted_products_are_not_found(cast):
+    product = make_product(company=cast.company, status=ProductStatus.DELETED)
+    with pytest.raises(ProductNotFound):
+        access_product(cast.actor("owner"), product.pk)
+    with pytest.raises(ProductNotFound):
+        access_product(cast.actor("operator"), product.pk)
+
+
+def test_image_of_another_product_is_not_found(cast):
+    product, _image = _product_with_image(cast)
+    _other, other_image = _product_with_image(cast)
+    with pytest.raises(ProductNotFound):
+        access_product_image(cast.actor("owner"), product.pk, other_image.pk)
+
+
+def test_inactive_member_manages_nothing(cast):
+    member = cast.actor("member")
+    member.is_active = False
+    member.save()
+    assert not can_manage_products(member, cast.company)
+
+
+def test_company_for_new_product(cast):
+    owner, stranger, operator = (
+        cast.actor("owner"),
+        cast.actor("other_company"),
+        cast.actor("operator"),
+    )
+    assert company_for_new_product(owner) == cast.company
+    assert company_for_new_product(owner, cast.company.pk) == cast.company
+    # Naming another company looks like naming a company that does not exist.
+    assert company_for_new_product(stranger, cast.company.pk) is None
+    assert company_for_new_product(owner, 987654) is None
+    assert company_for_new_product(operator) is None
+    assert company_for_new_product(operator, cast.company.pk) == cast.company
+    assert company_for_new_product(make_user()) is None

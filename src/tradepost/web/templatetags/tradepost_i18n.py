@@ -1,14 +1,27 @@
-"""Template tags for multilingual pages: hreflang alternates and the canonical URL."""
+"""Template tags for multilingual pages: hreflang alternates and the canonical URL.
+
+The x-default alternate is the URL without a language prefix: it redirects each visitor to
+their language. Both keep a `page` number above 1 (each page of a list is its own document)
+and drop every other query parameter (sorts and filters are not separate documents).
+"""
 
 from __future__ import annotations
 
 from django import template
 from django.conf import settings
+from django.http import HttpRequest
 from django.urls import translate_url
 
 register = template.Library()
 
 HREFLANG = {"en": "en", "zh-hans": "zh-Hans", "zh-hant": "zh-Hant"}
+
+
+def _page_suffix(request: HttpRequest) -> str:
+    page = request.GET.get("page", "")
+    if page.isdigit() and 1 < int(page) < 10**9:
+        return f"?page={int(page)}"
+    return ""
 
 
 @register.simple_tag(takes_context=True)
@@ -17,16 +30,26 @@ def alternate_links(context) -> list[dict[str, str]]:
     if request is None:
         return []
     path = request.path
+    suffix = _page_suffix(request)
     links = []
     for code, _name in settings.LANGUAGES:
         links.append(
-            {"hreflang": HREFLANG[code], "href": settings.SITE_URL + translate_url(path, code)}
+            {
+                "hreflang": HREFLANG[code],
+                "href": settings.SITE_URL + translate_url(path, code) + suffix,
+            }
         )
-    links.append({"hreflang": "x-default", "href": settings.SITE_URL + translate_url(path, "en")})
+    # x-default is the unprefixed URL, which redirects by the visitor's Accept-Language
+    # (the sitemap writes the same one).
+    default = translate_url(path, settings.LANGUAGE_CODE)
+    default = default.replace(f"/{settings.LANGUAGE_CODE}/", "/", 1)
+    links.append({"hreflang": "x-default", "href": settings.SITE_URL + default + suffix})
     return links
 
 
 @register.simple_tag(takes_context=True)
 def canonical_link(context) -> str:
     request = context.get("request")
-    return settings.SITE_URL + (request.path if request is not None else "/")
+    if request is None:
+        return settings.SITE_URL + "/"
+    return settings.SITE_URL + request.path + _page_suffix(request)

@@ -1,0 +1,464 @@
+"""Public reads of the catalogue: the category tree and published products.
+
+Everything here is what an anonymous visitor may see. Product text is given in the viewer's
+language when the supplier (or a translator) wrote a translation in that language, else in its
+original language, marked as such so the page can label it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, F, Prefetch, Q, QuerySet
+
+from tradepost.catalog.models import (
+    Category,
+    HSCode,
+    PaymentTerm,
+    Product,
+    ProductImage,
+    ProductStatus,
+    ProductTranslation,
+)
+from tradepost.core.countries import country_name
+from tradepost.core.languages import normalise_ui_language
+
+PRODUCTS_PER_PAGE = 24
+MAX_ID = 2**63 - 1  # larger numbers in a URL cannot be ids (and overflow SQLite)
+
+#: Sorts a visitor may choose on a category page; anything else falls back to "newest".
+PRODUCT_SORTS = ("newest", "price_asc", "price_desc")
+
+_BCP47 = {"zh-hans": "zh-Hans", "zh-hant": "zh-Hant"}
+# Each language's name written in that language (used on the "original language" badge, which
+# must be readable by someone who reads the original).
+_AUTONYMS = {
+    "en": "English",
+    "zh-hans": "简体中文",
+    "zh-hant": "繁體中文",
+    "es": "Español",
+    "vi": "Tiếng Việt",
+    "tr": "Türkçe",
+    "de": "Deutsch",
+    "fr": "Français",
+    "pt": "Português",
+    "ru": "Русский",
+    "ar": "العربية",
+    "ja": "日本語",
+    "ko": "한국어",
+    "id": "Bahasa Indonesia",
+    "th": "ไทย",
+    "hi": "हिन्दी",
+}
+
+
+def language_tag(code: str) -> str:
+    """The BCP 47 tag for an HTML `lang` attribute ("zh-hans" -> "zh-Hans")."""
+    code = (code or "en").lower()
+    return _BCP47.get(code, code)
+
+
+def language_autonym(code: str) -> str:
+    code = (code or "en").lower()
+    return _AUTONYMS.get(code, code)
+
+
+# --- categories ---------------------------------------------------------------------------
+
+
+def subtree_q(category: Category, *, prefix: str = "") -> Q:
+    """A filter for rows whose category (reached through `prefix`) is in the subtree."""
+    return Q(**{f"{prefix}path": category.path}) | Q(
+        **{f"{prefix}path__startswith": f"{category.path}."}
+    )
+
+
+def get_category(slug: str) -> Category | None:
+    return Category.objects.filter(slug=slug).first()
+
+
+def category_ancestors(category: Category) -> list[Category]:
+    """The categories above `category`, root first (one query)."""
+    parts = category.path.split(".")
+    prefixes = [".".join(parts[:i]) for i in range(1, len(parts))]
+    if not prefixes:
+        return []
+    return list(Category.objects.filter(path__in=prefixes).order_by("depth"))
+
+
+@dataclass
+class CategoryNode:
+    category: Category
+    name: str
+    product_count: int = 0
+    children: list[CategoryNode] = field(default_factory=list)
+
+
+def _published_counts_by_path(within: Category | None = None) -> dict[str, int]:
+    rows = published_products()
+    if within is not None:
+        rows = rows.filter(subtree_q(within, prefix="category__"))
+    return dict(
+        rows.order_by()
+        .values("category__path")
+        .annotate(n=Count("id"))
+        .values_list("category__path", "n")
+    )
+
+
+def _roll_up(counts: dict[str, int], depth: int) -> dict[str, int]:
+    """Sum product counts per ancestor path at `depth` (0 = top level)."""
+    totals: dict[str, int] = defaultdict(int)
+    for path, n in counts.items():
+        parts = path.split(".")
+        if len(parts) > depth:
+            totals[".".join(parts[: depth + 1])] += n
+    return totals
+
+
+def category_tree(*, language: str, max_depth: int = 1) -> list[CategoryNode]:
+    """Top-level categories (and their descendants to `max_depth`) with published product
+    counts of their whole subtrees. Two queries."""
+    language = normalise_ui_language(language)
+    categories = list(Category.objects.filter(depth__lte=max_depth).order_by("path"))
+    counts = _published_counts_by_path()
+    per_depth = {d: _roll_up(counts, d) for d in range(max_depth + 1)}
+    nodes: dict[int, CategoryNode] = {}
+    roots: list[CategoryNode] = []
+    for category in categories:
+        node = CategoryNode(
+            category=category,
+            name=category.name_for(language),
+            product_count=per_depth[category.depth].get(category.path, 0),
+        )
+        nodes[category.pk] = node
+        if category.parent_id is None:
+            roots.append(node)
+        elif category.parent_id in nodes:
+            nodes[category.parent_id].children.append(node)
+    return roots
+
+
+def subcategory_nodes(category: Category, *, language: str) -> list[CategoryNode]:
+    """The children of `category` with product counts of their subtrees. Two queries."""
+    language = normalise_ui_language(language)
+    children = list(category.children.order_by("path"))
+    if not children:
+        return []
+    totals = _roll_up(_published_counts_by_path(category), category.depth + 1)
+    return [
+        CategoryNode(category=c, name=c.name_for(language), product_count=totals.get(c.path, 0))
+        for c in children
+    ]
+
+
+def all_categories() -> QuerySet[Category]:
+    return Category.objects.order_by("path")
+
+
+# --- products -----------------------------------------------------------------------------
+
+
+def published_products() -> QuerySet[Product]:
+    """Products anyone may see: published, not drafts, hidden by moderation or deleted."""
+    return Product.objects.filter(status=ProductStatus.PUBLISHED)
+
+
+def _with_listing_relations(products: QuerySet[Product], language: str) -> QuerySet[Product]:
+    """Everything a product card needs in three queries, whatever the number of cards."""
+    return products.select_related("company", "category").prefetch_related(
+        Prefetch("images", queryset=ProductImage.objects.order_by("position", "id")),
+        Prefetch(
+            "translations",
+            queryset=ProductTranslation.objects.filter(language=language),
+            to_attr="viewer_translations",
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class LocalisedText:
+    """A product's title and description as one viewer reads them."""
+
+    title: str
+    description: str  # HTML sanitised when written
+    language: str  # the language of this text
+    original_language: str
+    viewer_language: str
+    is_translation: bool
+
+    @property
+    def lang_tag(self) -> str:
+        return language_tag(self.language)
+
+    @property
+    def language_name(self) -> str:
+        return language_autonym(self.language)
+
+    @property
+    def original_language_name(self) -> str:
+        return language_autonym(self.original_language)
+
+    @property
+    def in_other_language(self) -> bool:
+        """True when the text is not in the viewer's language (the page marks it)."""
+        return self.language != self.viewer_language
+
+
+def localised_text(product: Product, language: str) -> LocalisedText:
+    """The product's text in `language` when a translation exists, else the original."""
+    language = normalise_ui_language(language)
+    original = (product.original_language or "en").lower()
+    translation = None
+    if original != language:
+        candidates = getattr(product, "viewer_translations", None)
+        if candidates is None:
+            candidates = list(product.translations.all())
+        translation = next(
+            (t for t in candidates if t.language.lower() == language and t.title), None
+        )
+    if translation is not None:
+        return LocalisedText(
+            title=translation.title,
+            description=translation.description or product.description,
+            language=language,
+            original_language=original,
+            viewer_language=language,
+            is_translation=True,
+        )
+    return LocalisedText(
+        title=product.title,
+        description=product.description,
+        language=original,
+        original_language=original,
+        viewer_language=language,
+        is_translation=False,
+    )
+
+
+def original_text(product: Product, language: str) -> LocalisedText:
+    original = (product.original_language or "en").lower()
+    return LocalisedText(
+        title=product.title,
+        description=product.description,
+        language=original,
+        original_language=original,
+        viewer_language=normalise_ui_language(language),
+        is_translation=False,
+    )
+
+
+@dataclass(frozen=True)
+class ProductCard:
+    product: Product
+    text: LocalisedText
+    thumbnail_url: str
+    company_name: str
+    company_country: str
+    category_name: str
+
+
+def _first_thumbnail_url(product: Product) -> str:
+    for image in product.images.all():
+        if image.thumbnail:
+            return image.thumbnail.url
+        if image.image:
+            return image.image.url
+    return ""
+
+
+def product_cards(products: Any, *, language: str) -> list[ProductCard]:
+    """Cards for products loaded through `_with_listing_relations` (no further queries)."""
+    language = normalise_ui_language(language)
+    return [
+        ProductCard(
+            product=p,
+            text=localised_text(p, language),
+            thumbnail_url=_first_thumbnail_url(p),
+            company_name=p.company.name_for(language),
+            company_country=country_name(p.company.country, language),
+            category_name=p.category.name_for(language),
+        )
+        for p in products
+    ]
+
+
+def newest_product_cards(*, language: str, limit: int = 12) -> list[ProductCard]:
+    language = normalise_ui_language(language)
+    products = _with_listing_relations(published_products(), language).order_by(
+        "-published_at", "-id"
+    )[:limit]
+    return product_cards(products, language=language)
+
+
+def _sorted(products: QuerySet[Product], sort: str) -> QuerySet[Product]:
+    if sort == "price_asc":
+        return products.order_by(F("price_min").asc(nulls_last=True), "-id")
+    if sort == "price_desc":
+        return products.order_by(F("price_max").desc(nulls_last=True), "-id")
+    return products.order_by("-published_at", "-id")
+
+
+def normalise_sort(sort: str | None) -> str:
+    return sort if sort in PRODUCT_SORTS else "newest"
+
+
+def paginate(queryset: QuerySet[Any], page_number: Any, per_page: int = PRODUCTS_PER_PAGE) -> Page:
+    """A page of `queryset`; a missing, malformed or out-of-range number never fails
+    (it gives the first or the last page)."""
+    return Paginator(queryset, per_page).get_page(page_number)
+
+
+def category_product_page(
+    *, category: Category, language: str, sort: str, page_number: Any
+) -> tuple[Page, list[ProductCard]]:
+    """Published products anywhere in the subtree of `category`, one page of cards."""
+    language = normalise_ui_language(language)
+    products = published_products().filter(subtree_q(category, prefix="category__"))
+    products = _with_listing_relations(_sorted(products, normalise_sort(sort)), language)
+    page = paginate(products, page_number)
+    return page, product_cards(page.object_list, language=language)
+
+
+def company_product_page(
+    *, company_id: int, language: str, page_number: Any
+) -> tuple[Page, list[ProductCard]]:
+    language = normalise_ui_language(language)
+    products = published_products().filter(company_id=company_id).order_by("-published_at", "-id")
+    page = paginate(_with_listing_relations(products, language), page_number)
+    return page, product_cards(page.object_list, language=language)
+
+
+def get_published_product(pk: int) -> Product | None:
+    """A published product with its company, category, images and every translation."""
+    if not 0 < pk <= MAX_ID:
+        return None
+    return (
+        published_products()
+        .select_related("company", "category")
+        .prefetch_related(
+            Prefetch("images", queryset=ProductImage.objects.order_by("position", "id")),
+            "translations",
+        )
+        .filter(pk=pk)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class ProductDetail:
+    product: Product
+    text: LocalisedText
+    original: LocalisedText | None  # the original text when `text` is a translation
+    images: list[ProductImage]
+    breadcrumbs: list[CategoryNode]
+    category_name: str
+    company_name: str
+    company_country: str
+    origin_country: str
+    hs_description: str
+    payment_terms: list[str]
+    incoterms: list[str]
+    attributes: list[tuple[str, str]]
+
+
+def product_attributes(raw: Any) -> list[tuple[str, str]]:
+    """Attribute rows as (name, value), whatever shape the JSON was stored in:
+    [{"name": ..., "value": ...}], [[name, value]] or {name: value}."""
+    rows: list[tuple[str, str]] = []
+    if isinstance(raw, dict):
+        items: list[Any] = list(raw.items())
+    elif isinstance(raw, list):
+        items = raw
+    else:
+        return rows
+    for item in items:
+        if isinstance(item, dict):
+            name, value = item.get("name"), item.get("value")
+        elif isinstance(item, list | tuple) and len(item) == 2:
+            name, value = item
+        else:
+            continue
+        if name in (None, "") or value in (None, ""):
+            continue
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value)
+        rows.append((str(name), str(value)))
+    return rows
+
+
+def payment_term_labels(codes: Any) -> list[str]:
+    valid = dict(PaymentTerm.choices)
+    if not isinstance(codes, list):
+        return []
+    return [str(valid[c]) for c in codes if isinstance(c, str) and c in valid]
+
+
+def incoterm_codes(codes: Any) -> list[str]:
+    if not isinstance(codes, list):
+        return []
+    return [c for c in codes if isinstance(c, str) and c.isalpha() and len(c) == 3]
+
+
+def hs_code_description(code: str) -> str:
+    if not code:
+        return ""
+    row = HSCode.objects.filter(code=code).values_list("description", flat=True).first()
+    return row or ""
+
+
+def product_detail(product: Product, *, language: str) -> ProductDetail:
+    """Everything the product page shows (two more queries: ancestors and HS code)."""
+    language = normalise_ui_language(language)
+    text = localised_text(product, language)
+    ancestors = [*category_ancestors(product.category), product.category]
+    return ProductDetail(
+        product=product,
+        text=text,
+        original=original_text(product, language) if text.is_translation else None,
+        images=list(product.images.all()),
+        breadcrumbs=[CategoryNode(category=c, name=c.name_for(language)) for c in ancestors],
+        category_name=product.category.name_for(language),
+        company_name=product.company.name_for(language),
+        company_country=country_name(product.company.country, language),
+        origin_country=country_name(product.origin_country, language)
+        if product.origin_country
+        else "",
+        hs_description=hs_code_description(product.hs_code),
+        payment_terms=payment_term_labels(product.payment_terms),
+        incoterms=incoterm_codes(product.incoterms),
+        attributes=product_attributes(product.attributes),
+    )
+
+
+# --- the API's reads ----------------------------------------------------------------------
+
+
+def api_products(
+    *,
+    category: Category | None = None,
+    country: str | None = None,
+    company_id: int | None = None,
+    after_id: int | None = None,
+) -> QuerySet[Product]:
+    """Published products, newest id first, with every relation the API writes out."""
+    products = published_products()
+    if category is not None:
+        products = products.filter(subtree_q(category, prefix="category__"))
+    if country:
+        products = products.filter(company__country=country)
+    if company_id is not None:
+        products = products.filter(company_id=company_id)
+    if after_id is not None:
+        products = products.filter(id__lt=after_id)
+    return (
+        products.select_related("company", "category")
+        .prefetch_related(
+            Prefetch("images", queryset=ProductImage.objects.order_by("position", "id")),
+            Prefetch("translations", queryset=ProductTranslation.objects.order_by("language")),
+        )
+        .order_by("-id")
+    )

@@ -1,0 +1,133 @@
+"""Public catalogue pages: categories, products, the supplier directory and company profiles."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+
+from tradepost.catalog import selectors as catalog
+from tradepost.companies import public_selectors as companies
+from tradepost.companies.models import BusinessType
+from tradepost.core.html import html_to_text
+from tradepost.core.languages import normalise_ui_language
+from tradepost.web.templatetags.tradepost_catalog import (
+    absolute_url,
+    product_path,
+    product_slug,
+    product_structured_data,
+)
+
+META_DESCRIPTION_LENGTH = 160
+
+
+def _language() -> str:
+    return normalise_ui_language(get_language())
+
+
+def _summary(html: str, limit: int = META_DESCRIPTION_LENGTH) -> str:
+    text = html_to_text(html)
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
+def category_list(request: HttpRequest) -> HttpResponse:
+    tree = catalog.category_tree(language=_language(), max_depth=1)
+    return render(request, "catalog/category_list.html", {"tree": tree})
+
+
+def category_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    language = _language()
+    category = catalog.get_category(slug)
+    if category is None:
+        raise Http404
+    sort = catalog.normalise_sort(request.GET.get("sort"))
+    page, cards = catalog.category_product_page(
+        category=category, language=language, sort=sort, page_number=request.GET.get("page")
+    )
+    context = {
+        "category": category,
+        "category_name": category.name_for(language),
+        "breadcrumbs": [
+            catalog.CategoryNode(category=c, name=c.name_for(language))
+            for c in [*catalog.category_ancestors(category), category]
+        ],
+        "subcategories": catalog.subcategory_nodes(category, language=language),
+        "page": page,
+        "cards": cards,
+        "sort": sort,
+    }
+    return render(request, "catalog/category_detail.html", context)
+
+
+def product_redirect(request: HttpRequest, pk: int) -> HttpResponse:
+    product = catalog.get_published_product(pk)
+    if product is None:
+        raise Http404
+    return redirect(product_path(product), permanent=True)
+
+
+def product_detail(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
+    product = catalog.get_published_product(pk)
+    if product is None:
+        raise Http404
+    if slug != product_slug(product):
+        return redirect(product_path(product), permanent=True)
+    detail = catalog.product_detail(product, language=_language())
+    url = absolute_url(product_path(product))
+    image_urls = [absolute_url(image.image.url) for image in detail.images if image.image]
+    company_url = absolute_url(reverse("catalog:company_detail", args=[product.company.slug]))
+    description = _summary(detail.text.description) or detail.text.title
+    context = {
+        "detail": detail,
+        "product": product,
+        "canonical_url": url,
+        "image_urls": image_urls,
+        "meta_description": description,
+        "structured_data": product_structured_data(
+            detail,
+            url=url,
+            image_urls=image_urls,
+            company_url=company_url,
+            description=_summary(detail.text.description, 5000),
+        ),
+    }
+    return render(request, "catalog/product_detail.html", context)
+
+
+def company_directory(request: HttpRequest) -> HttpResponse:
+    language = _language()
+    filters = companies.directory_filters(request.GET.get("country"), request.GET.get("type"))
+    page = catalog.paginate(
+        companies.company_directory(filters),
+        request.GET.get("page"),
+        companies.COMPANIES_PER_PAGE,
+    )
+    context = {
+        "filters": filters,
+        "page": page,
+        "profiles": [companies.company_profile(c, language=language) for c in page.object_list],
+        "countries": companies.directory_countries(language),
+        "business_types": BusinessType.choices,
+    }
+    return render(request, "catalog/company_directory.html", context)
+
+
+def company_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    language = _language()
+    company = companies.get_public_company(slug)
+    if company is None:
+        raise Http404
+    page, cards = catalog.company_product_page(
+        company_id=company.pk, language=language, page_number=request.GET.get("page")
+    )
+    context = {
+        "profile": companies.company_profile(company, language=language),
+        "company": company,
+        "meta_description": _summary(company.description),
+        "page": page,
+        "cards": cards,
+    }
+    return render(request, "catalog/company_detail.html", context)

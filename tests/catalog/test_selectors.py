@@ -1,0 +1,210 @@
+"""Public catalogue reads: viewer-language text, subtrees, counts, listing queries."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+
+from tests.factories import make_company, make_product
+from tests.web.catalog_factories import add_image, make_tree, media_root, translate
+from tradepost.catalog import selectors
+from tradepost.catalog.models import ProductStatus
+from tradepost.web.templatetags.tradepost_catalog import format_price_range, format_quantity
+
+__all__ = ["media_root"]
+
+pytestmark = pytest.mark.django_db
+
+
+def test_translation_in_the_viewer_language_is_chosen():
+    product = make_product(title="不锈钢保温杯", original_language="zh-hans")
+    translate(product, "en", "Stainless steel vacuum cup", "<p>Keeps drinks hot.</p>")
+
+    english = selectors.localised_text(product, "en")
+    assert english.title == "Stainless steel vacuum cup"
+    assert english.is_translation and english.language == "en"
+    assert not english.in_other_language
+
+    simplified = selectors.localised_text(product, "zh-hans")
+    assert simplified.title == "不锈钢保温杯"
+    assert not simplified.is_translation and not simplified.in_other_language
+
+
+def test_original_is_shown_and_marked_when_no_translation_exists():
+    product = make_product(title="不锈钢保温杯", original_language="zh-hans")
+    translate(product, "en", "Stainless steel vacuum cup")
+
+    traditional = selectors.localised_text(product, "zh-hant")
+    assert traditional.title == "不锈钢保温杯"
+    assert traditional.in_other_language
+    assert traditional.lang_tag == "zh-Hans"
+    assert traditional.language_name == "简体中文"
+
+
+def test_translation_without_description_falls_back_to_the_original_description():
+    product = make_product(title="Cup", description="<p>Original</p>", original_language="en")
+    translate(product, "zh-hans", "杯子")
+    text = selectors.localised_text(product, "zh-hans")
+    assert text.title == "杯子"
+    assert text.description == "<p>Original</p>"
+
+
+def test_unknown_viewer_language_is_treated_as_english():
+    product = make_product(title="Cup", original_language="en")
+    assert selectors.localised_text(product, "xx").viewer_language == "en"
+
+
+def test_category_subtree_listing_includes_descendants_only():
+    root, branch, leaf, other_leaf = make_tree()
+    in_leaf = make_product(category=leaf)
+    in_other = make_product(category=other_leaf)
+    elsewhere = make_product(category=make_tree()[2])
+
+    page, _cards = selectors.category_product_page(
+        category=root, language="en", sort="newest", page_number=1
+    )
+    assert {p.pk for p in page.object_list} == {in_leaf.pk, in_other.pk}
+
+    page, _cards = selectors.category_product_page(
+        category=branch, language="en", sort="newest", page_number=1
+    )
+    assert [p.pk for p in page.object_list] == [in_leaf.pk]
+    assert elsewhere.pk not in [p.pk for p in page.object_list]
+
+
+def test_subtree_does_not_match_a_sibling_whose_path_shares_a_prefix():
+    root, _branch, leaf, _other = make_tree()
+    make_product(category=leaf)
+    # A fake sibling path "<root path>5" would match a bare startswith(root.path).
+    from tradepost.catalog.models import Category
+
+    sibling = Category.objects.create(
+        slug="lookalike",
+        path=root.path + "5",
+        depth=0,
+        name_en="x",
+        name_zh_hans="x",
+        name_zh_hant="x",
+    )
+    make_product(category=sibling)
+    page, _ = selectors.category_product_page(
+        category=root, language="en", sort="newest", page_number=1
+    )
+    assert all(p.category_id != sibling.pk for p in page.object_list)
+
+
+@pytest.mark.parametrize(
+    "status", [ProductStatus.DRAFT, ProductStatus.HIDDEN, ProductStatus.DELETED]
+)
+def test_unpublished_products_are_not_public(status):
+    _root, _branch, leaf, _other = make_tree()
+    product = make_product(category=leaf, status=status)
+    assert selectors.get_published_product(product.pk) is None
+    assert product not in selectors.published_products()
+    cards = selectors.newest_product_cards(language="en")
+    assert product.pk not in [c.product.pk for c in cards]
+
+
+def test_category_tree_counts_published_products_of_whole_subtrees():
+    root, branch, leaf, other_leaf = make_tree()
+    make_product(category=leaf)
+    make_product(category=leaf)
+    make_product(category=other_leaf)
+    make_product(category=leaf, status=ProductStatus.HIDDEN)
+
+    tree = selectors.category_tree(language="zh-hans", max_depth=1)
+    node = next(n for n in tree if n.category == root)
+    assert node.name == "家居园艺"
+    assert node.product_count == 3
+    children = {c.category.pk: c.product_count for c in node.children}
+    assert children == {branch.pk: 2, other_leaf.pk: 1}
+
+    sub = selectors.subcategory_nodes(branch, language="en")
+    assert [(n.category.pk, n.product_count) for n in sub] == [(leaf.pk, 2)]
+
+
+def test_sort_by_price_puts_products_without_price_last():
+    _root, _branch, leaf, _other = make_tree()
+    cheap = make_product(category=leaf, price_min=Decimal("1"), price_max=Decimal("2"))
+    dear = make_product(category=leaf, price_min=Decimal("9"), price_max=Decimal("10"))
+    unknown = make_product(category=leaf, price_min=None, price_max=None)
+    for sort, expected in [
+        ("price_asc", [cheap, dear, unknown]),
+        ("price_desc", [dear, cheap, unknown]),
+    ]:
+        page, _ = selectors.category_product_page(
+            category=leaf, language="en", sort=sort, page_number=1
+        )
+        assert list(page.object_list) == expected
+
+
+@pytest.mark.parametrize("page_number", ["abc", "-1", "0", "999999", None, "1e9", "９"])
+def test_hostile_page_numbers_give_a_page(page_number):
+    _root, _branch, leaf, _other = make_tree()
+    make_product(category=leaf)
+    page, cards = selectors.category_product_page(
+        category=leaf, language="en", sort="nonsense", page_number=page_number
+    )
+    assert page.number == 1
+    assert len(cards) == 1
+
+
+def test_cards_load_without_n_plus_one(django_assert_max_num_queries, media_root):
+    for n in range(8):
+        company = make_company()
+        product = make_product(company=company, original_language="zh-hans", title=f"杯子{n}")
+        translate(product, "en", f"Cup {n}")
+        add_image(product)
+    with django_assert_max_num_queries(3):
+        cards = selectors.newest_product_cards(language="en")
+        assert all(c.thumbnail_url for c in cards)
+        assert {c.text.title for c in cards} == {f"Cup {n}" for n in range(8)}
+        assert all(c.company_country for c in cards)
+
+
+def test_product_detail_shows_terms_labels_and_attributes():
+    from tradepost.catalog.models import HSCode
+
+    HSCode.objects.update_or_create(
+        code="961700", defaults={"description": "Vacuum flasks", "level": 6}
+    )
+    product = make_product(
+        payment_terms=["tt", "lc", "bogus"],
+        incoterms=["FOB", "<b>"],
+        hs_code="961700",
+        origin_country="CN",
+        attributes=[{"name": "Material", "value": "Steel"}, ["Colour", "Red"], {"x": 1}],
+    )
+    with translation.override("en"):
+        detail = selectors.product_detail(
+            selectors.get_published_product(product.pk), language="en"
+        )
+    assert detail.payment_terms == ["T/T (bank transfer)", "L/C (letter of credit)"]
+    assert detail.incoterms == ["FOB"]
+    assert detail.hs_description == "Vacuum flasks"
+    assert detail.origin_country == "China"
+    assert detail.attributes == [("Material", "Steel"), ("Colour", "Red")]
+    assert detail.breadcrumbs[-1].category == product.category
+
+
+def test_attribute_shapes():
+    assert selectors.product_attributes({"Size": "L"}) == [("Size", "L")]
+    assert selectors.product_attributes("nonsense") == []
+    assert selectors.product_attributes([{"name": "Sizes", "value": ["S", "M"]}]) == [
+        ("Sizes", "S, M")
+    ]
+
+
+def test_prices_and_quantities_read_well():
+    with translation.override("en"):
+        assert (
+            format_price_range(Decimal("2.5000"), Decimal("3.8000"), "USD", "pieces")
+            == "US$2.50–3.80 / piece"
+        )
+        assert format_price_range(None, None, "USD", "pieces") == "Price on request"
+        assert format_price_range(Decimal("2"), Decimal("2"), "CNY") == "CN¥2.00"
+        assert format_price_range(Decimal("1500"), None, "JPY", "kg") == "From JP¥1,500 / kilogram"
+        assert format_quantity(Decimal("1000.000"), "pieces") == "1,000 pieces"
+        assert format_quantity(Decimal("1"), "sets") == "1 set"

@@ -1,3 +1,378 @@
-from ninja import Router
+"""The signed-in supplier's products: /api/v1/me/products.
 
-router = Router()
+Another company's product answers exactly like a missing one (404). Refused input answers 422
+with one entry per field in `errors`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Literal
+
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import File, Query, Router, Schema, Status
+from ninja.files import UploadedFile
+from pydantic import Field
+
+from tradepost.api.auth import API_AUTH
+from tradepost.api.problems import ApiProblem, not_found, validation_problem
+from tradepost.catalog import services
+from tradepost.catalog.errors import ProductError, ProductErrorCode
+from tradepost.catalog.models import Product, ProductImage, ProductTranslation
+from tradepost.catalog.permissions import (
+    access_product,
+    company_for_new_product,
+    managed_products,
+)
+from tradepost.companies.models import Company
+
+router = Router(auth=API_AUTH, tags=["my products"])
+
+MAX_PAGE_SIZE = 100
+
+
+# --- schemas ---------------------------------------------------------------------------------
+
+
+class Attribute(Schema):
+    name: str
+    value: str
+
+
+class ProductWrite(Schema):
+    """Fields of a product. On PATCH, only the fields sent are changed."""
+
+    title: str | None = None
+    original_language: str | None = Field(None, description="Language code, e.g. en, zh-hans")
+    category_id: int | None = Field(None, description="A leaf category's id")
+    description: str | None = Field(None, description="HTML; scripts and styles are removed")
+    attributes: list[Attribute] | None = None
+    keywords: str | None = None
+    moq: Decimal | None = Field(None, description="Minimum order quantity, greater than zero")
+    moq_unit: str | None = None
+    price_min: Decimal | None = None
+    price_max: Decimal | None = None
+    currency: str | None = Field(None, description="ISO 4217 code")
+    incoterms: list[str] | None = None
+    port_of_loading: str | None = None
+    payment_terms: list[str] | None = None
+    lead_time_days: int | None = None
+    supply_capacity: Decimal | None = None
+    supply_capacity_unit: str | None = None
+    hs_code: str | None = None
+    origin_country: str | None = Field(None, description="ISO 3166 alpha-2 code")
+
+
+class ProductCreate(ProductWrite):
+    company_id: int | None = Field(
+        None, description="Operators only: the company the product belongs to"
+    )
+
+
+class ImageOut(Schema):
+    id: int
+    url: str
+    thumbnail_url: str
+    width: int
+    height: int
+    position: int
+
+
+class TranslationIn(Schema):
+    title: str
+    description: str = ""
+
+
+class TranslationOut(Schema):
+    language: str
+    title: str
+    description: str
+
+
+class ImageOrder(Schema):
+    image_ids: list[int]
+
+
+class ProductOut(Schema):
+    id: int
+    company_id: int
+    status: str
+    slug: str
+    original_language: str
+    title: str
+    description: str
+    category_id: int
+    keywords: str
+    attributes: list[Attribute]
+    moq: Decimal
+    moq_unit: str
+    price_min: Decimal | None
+    price_max: Decimal | None
+    currency: str
+    incoterms: list[str]
+    port_of_loading: str
+    payment_terms: list[str]
+    lead_time_days: int | None
+    supply_capacity: Decimal | None
+    supply_capacity_unit: str
+    hs_code: str
+    origin_country: str
+    published_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    images: list[ImageOut]
+    translations: list[TranslationOut]
+
+
+class ProductPage(Schema):
+    count: int
+    page: int
+    page_size: int
+    next_page: int | None
+    previous_page: int | None
+    items: list[ProductOut]
+
+
+class ProductListQuery(Schema):
+    status: Literal["draft", "published", "hidden"] | None = None
+    page: int = Field(1, ge=1, le=1_000_000)
+    page_size: int = Field(20, ge=1, le=MAX_PAGE_SIZE)
+    company_id: int | None = Field(None, description="Operators only")
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _image_out(request: HttpRequest, image: ProductImage) -> dict[str, Any]:
+    return {
+        "id": image.pk,
+        "url": request.build_absolute_uri(image.image.url),
+        "thumbnail_url": request.build_absolute_uri(image.thumbnail.url),
+        "width": image.width,
+        "height": image.height,
+        "position": image.position,
+    }
+
+
+def _translation_out(translation: ProductTranslation) -> dict[str, Any]:
+    return {
+        "language": translation.language,
+        "title": translation.title,
+        "description": translation.description,
+    }
+
+
+def _product_out(request: HttpRequest, product: Product) -> dict[str, Any]:
+    data = {
+        name: getattr(product, name) for name in ProductOut.model_fields if hasattr(product, name)
+    }
+    data["attributes"] = [item for item in product.attributes or [] if isinstance(item, dict)]
+    data["images"] = [_image_out(request, image) for image in product.images.all()]
+    data["translations"] = [_translation_out(t) for t in product.translations.all()]
+    return data
+
+
+def _problem(error: ProductError) -> ApiProblem:
+    errors = {
+        ("body" if field == NON_FIELD_ERRORS else field): messages
+        for field, messages in error.message_dict.items()
+    }
+    code = error.code
+    if code == ProductErrorCode.NOT_ALLOWED:
+        return not_found()
+    if code == ProductErrorCode.NO_COMPANY:
+        return ApiProblem(403, str(code), _("You do not act for a company"), error.summary)
+    if code == ProductErrorCode.EMAIL_NOT_VERIFIED:
+        return ApiProblem(403, str(code), _("Email address not confirmed"), error.summary)
+    if code == ProductErrorCode.HIDDEN_BY_MODERATION:
+        return ApiProblem(409, str(code), _("Hidden by moderation"), error.summary)
+    if code == ProductErrorCode.NOT_PUBLISHABLE:
+        problem = validation_problem(errors)
+        problem.status, problem.code = 409, str(code)
+        problem.title = _("The product cannot be published yet")
+        return problem
+    return validation_problem(errors)
+
+
+def _company(user: Any, company_id: int | None) -> Company:
+    company = company_for_new_product(user, company_id)
+    if company is None:
+        if company_id is not None:
+            raise not_found(_("No such company."))
+        raise _problem(
+            ProductError(
+                _("Create a company profile before adding products."),
+                code=ProductErrorCode.NO_COMPANY,
+            )
+        )
+    return company
+
+
+def _reload(product_id: int) -> Product:
+    return Product.objects.prefetch_related("images", "translations").get(pk=product_id)
+
+
+# --- endpoints -------------------------------------------------------------------------------
+
+
+@router.get("", response=ProductPage, summary="List my company's products")
+def list_products(request: HttpRequest, query: Query[ProductListQuery]) -> dict[str, Any]:
+    company = _company(request.auth, query.company_id)  # type: ignore[attr-defined]
+    products = managed_products(company, status=query.status).prefetch_related("translations")
+    count = products.count()
+    start = (query.page - 1) * query.page_size
+    items = list(products[start : start + query.page_size])
+    return {
+        "count": count,
+        "page": query.page,
+        "page_size": query.page_size,
+        "next_page": query.page + 1 if start + query.page_size < count else None,
+        "previous_page": query.page - 1 if query.page > 1 else None,
+        "items": [_product_out(request, product) for product in items],
+    }
+
+
+@router.post("", response={201: ProductOut}, summary="Create a draft product")
+def create_product(request: HttpRequest, payload: ProductCreate) -> Status[dict[str, Any]]:
+    user = request.auth  # type: ignore[attr-defined]
+    company = _company(user, payload.company_id)
+    fields = payload.model_dump(exclude_unset=True, exclude={"company_id"})
+    try:
+        product = services.product_create(actor=user, company=company, **fields)
+    except ProductError as error:
+        raise _problem(error) from None
+    return Status(201, _product_out(request, _reload(product.pk)))
+
+
+@router.get("/{int:product_id}", response=ProductOut, summary="One of my company's products")
+def get_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
+    product = access_product(request.auth, product_id)  # type: ignore[attr-defined]
+    return _product_out(request, _reload(product.pk))
+
+
+@router.patch("/{int:product_id}", response=ProductOut, summary="Change a product")
+def update_product(request: HttpRequest, product_id: int, payload: ProductWrite) -> dict[str, Any]:
+    user = request.auth  # type: ignore[attr-defined]
+    product = access_product(user, product_id)
+    try:
+        product = services.product_update(
+            actor=user, product=product, **payload.model_dump(exclude_unset=True)
+        )
+    except ProductError as error:
+        raise _problem(error) from None
+    return _product_out(request, _reload(product.pk))
+
+
+@router.delete("/{int:product_id}", response={204: None}, summary="Delete a product")
+def delete_product(request: HttpRequest, product_id: int) -> Status[None]:
+    user = request.auth  # type: ignore[attr-defined]
+    product = access_product(user, product_id)
+    try:
+        services.product_delete(actor=user, product=product)
+    except ProductError as error:
+        raise _problem(error) from None
+    return Status(204, None)
+
+
+@router.post("/{int:product_id}/publish", response=ProductOut, summary="Publish a product")
+def publish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
+    user = request.auth  # type: ignore[attr-defined]
+    product = access_product(user, product_id)
+    try:
+        product = services.product_publish(actor=user, product=product)
+    except ProductError as error:
+        raise _problem(error) from None
+    return _product_out(request, _reload(product.pk))
+
+
+@router.post(
+    "/{int:product_id}/unpublish", response=ProductOut, summary="Take a product back to draft"
+)
+def unpublish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
+    user = request.auth  # type: ignore[attr-defined]
+    product = access_product(user, product_id)
+    try:
+        product = services.product_unpublish(actor=user, product=product)
+    except ProductError as error:
+        raise _problem(error) from None
+    return _product_out(request, _reload(product.pk))
+
+
+@router.post(
+    "/{int:product_id}/images", response={201: ImageOut}, summary="Add a photo (multipart)"
+)
+def add_image(
+    request: HttpRequest, product_id: int, image: File[UploadedFile]
+) -> Status[dict[str, Any]]:
+    user = request.auth  # type: ignore[attr-defined]
+    product = access_product(user, product_id)
+    try:
+        added = services.product_image_add(actor=user, product=product, upload=image)
+    except ProductError as error:
+        raise _problem(error) from None
+    return Status(201, _image_out(request, added))
+
+
+@router.put("/{int:product_id}/images/order", response=list[ImageOut], summary="Reorder the photos")
+def reorder_images(
+    request: HttpRequest, product_id: int, payload: ImageOrder
+) -> list[dict[str, Any]]:
+    user = request.auth  # type: ignore[attr-defined]
+    product = access_product(user, product_id)
+    try:
+        services.product_image_reorder(actor=user, product=product, image_ids=payload.image_ids)
+    except ProductError as error:
+        raise _problem(error) from None
+    return [_image_out(request, image) for image in product.images.all()]
+
+
+@router.delete(
+    "/{int:product_id}/images/{int:image_id}", response={204: None}, summary="Remove a photo"
+)
+def remove_image(request: HttpRequest, product_id: int, image_id: int) -> Status[None]:
+    user = request.auth  # type: ignore[attr-defined]
+    product = access_product(user, product_id)
+    try:
+        services.product_image_remove(actor=user, product=product, image_id=image_id)
+    except ProductError as error:
+        raise _problem(error) from None
+    return Status(204, None)
+
+
+@router.put(
+    "/{int:product_id}/translations/{language}",
+    response=TranslationOut,
+    summary="Write the title and description in another language",
+)
+def set_translation(
+    request: HttpRequest, product_id: int, language: str, payload: TranslationIn
+) -> dict[str, Any]:
+    user = request.auth  # type: ignore[attr-defined]
+    product = access_product(user, product_id)
+    try:
+        translation = services.product_translation_set(
+            actor=user,
+            product=product,
+            language=language,
+            title=payload.title,
+            description=payload.description,
+        )
+    except ProductError as error:
+        raise _problem(error) from None
+    return _translation_out(translation)
+
+
+@router.delete(
+    "/{int:product_id}/translations/{language}",
+    response={204: None},
+    summary="Remove a translation",
+)
+def remove_translation(request: HttpRequest, product_id: int, language: str) -> Status[None]:
+    user = request.auth  # type: ignore[attr-defined]
+    product = access_product(user, product_id)
+    if not services.product_translation_remove(actor=user, product=product, language=language):
+        raise not_found()
+    return Status(204, None)

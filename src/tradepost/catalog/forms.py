@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -40,6 +41,13 @@ def category_choices(language: str) -> list[tuple[Any, Any]]:
     for top_id, leaves in groups.items():
         choices.append((by_id[top_id].name_for(language), leaves))
     return choices
+
+
+def plain_number(value: Decimal | None) -> str:
+    """A stored decimal as a person writes it: 100.000 -> "100", 2.5000 -> "2.5"."""
+    if value is None:
+        return ""
+    return f"{value.normalize():f}"
 
 
 def attributes_to_text(attributes: Any) -> str:
@@ -130,16 +138,16 @@ class ProductForm(forms.Form):
             "description": product.description,
             "attributes": attributes_to_text(product.attributes),
             "keywords": product.keywords,
-            "moq": product.moq,
+            "moq": plain_number(product.moq),
             "moq_unit": product.moq_unit,
-            "price_min": product.price_min,
-            "price_max": product.price_max,
+            "price_min": plain_number(product.price_min),
+            "price_max": plain_number(product.price_max),
             "currency": product.currency,
             "incoterms": product.incoterms,
             "port_of_loading": product.port_of_loading,
             "payment_terms": product.payment_terms,
             "lead_time_days": product.lead_time_days,
-            "supply_capacity": product.supply_capacity,
+            "supply_capacity": plain_number(product.supply_capacity),
             "supply_capacity_unit": product.supply_capacity_unit,
             "hs_code": product.hs_code,
             "origin_country": product.origin_country,

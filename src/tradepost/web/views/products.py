@@ -1,0 +1,395 @@
+"""The supplier's product dashboard: list, create, edit, photos, translations, publishing.
+
+Views parse the request, fetch the product through `access_product` (another company's product
+is a 404, like a missing one), call one service and render.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tradepost.catalog import services
+from tradepost.catalog.errors import ProductError
+from tradepost.catalog.forms import ProductForm, ProductImageForm, ProductTranslationForm
+from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
+from tradepost.catalog.permissions import (
+    access_product,
+    company_for_new_product,
+    company_of,
+    is_operator,
+    managed_products,
+)
+from tradepost.companies.models import Company
+from tradepost.core.languages import LISTING_LANGUAGES, UI_LANGUAGES
+
+PRODUCTS_PER_PAGE = 20
+LISTED_STATUSES = [
+    (ProductStatus.DRAFT, ProductStatus.DRAFT.label),
+    (ProductStatus.PUBLISHED, ProductStatus.PUBLISHED.label),
+    (ProductStatus.HIDDEN, ProductStatus.HIDDEN.label),
+]
+_LANGUAGE_NAMES = dict(LISTING_LANGUAGES)
+
+
+def _company_param(request: HttpRequest) -> int | None:
+    """`?company=<id>`: the company an operator works on; ignored when it is not a number."""
+    raw = request.GET.get("company", "")
+    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+
+
+def _dashboard_company(request: HttpRequest) -> Company | None:
+    company_id = _company_param(request) if is_operator(request.user) else None
+    return company_for_new_product(request.user, company_id)
+
+
+def _no_company_redirect(request: HttpRequest) -> HttpResponse:
+    if is_operator(request.user) and company_of(request.user) is None:
+        raise Http404(_("Choose a company with ?company=<id>."))
+    messages.info(request, _("Create your company profile before adding products."))
+    return redirect("companies:create")
+
+
+def _add_service_errors(form: Form, error: ProductError) -> None:
+    for field, field_messages in error.message_dict.items():
+        target = field if field in form.fields else None
+        for message in field_messages:
+            form.add_error(target if field != NON_FIELD_ERRORS else None, message)
+
+
+def _update_url(product: Product) -> str:
+    return reverse("products:update", kwargs={"pk": product.pk})
+
+
+@login_required
+def product_list(request: HttpRequest) -> HttpResponse:
+    company = _dashboard_company(request)
+    if company is None:
+        return _no_company_redirect(request)
+    status = request.GET.get("status", "")
+    if status not in dict(LISTED_STATUSES):
+        status = ""
+    products = managed_products(company, status=status or None)
+    page = Paginator(products, PRODUCTS_PER_PAGE).get_page(request.GET.get("page"))
+    language = get_language()
+    for product in page.object_list:
+        product.category_name = product.category.name_for(language)  # type: ignore[attr-defined]
+    counts = dict(
+        Product.objects.filter(company=company)
+        .exclude(status=ProductStatus.DELETED)
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .values_list("status", "n")
+    )
+    company_query = {"company": company.pk} if is_operator(request.user) else {}
+    filters = [
+        {
+            "status": "",
+            "label": _("All"),
+            "count": sum(counts.values()),
+            "query": urlencode(company_query),
+        }
+    ] + [
+        {
+            "status": code,
+            "label": label,
+            "count": counts.get(code, 0),
+            "query": urlencode({**company_query, "status": code}),
+        }
+        for code, label in LISTED_STATUSES
+    ]
+    return render(
+        request,
+        "products/list.html",
+        {
+            "company": company,
+            "company_name": company.name_for(language),
+            "page": page,
+            "status": status,
+            "filters": filters,
+            "page_query": urlencode({**company_query, **({"status": status} if status else {})}),
+            "create_query": urlencode(company_query),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def product_create(request: HttpRequest) -> HttpResponse:
+    company = _dashboard_company(request)
+    if company is None:
+        return _no_company_redirect(request)
+    language = get_language()
+    if request.method == "POST":
+        form = ProductForm(request.POST, language=language)
+        if form.is_valid():
+            try:
+                product = services.product_create(
+                    actor=request.user,  # type: ignore[arg-type]
+                    company=company,
+                    **form.service_fields(),
+                )
+            except ProductError as error:
+                _add_service_errors(form, error)
+            else:
+                messages.success(
+                    request, _("The product was saved as a draft. Add photos, then publish it.")
+                )
+                return redirect(_update_url(product))
+    else:
+        form = ProductForm(language=language, initial={"original_language": _listing_default()})
+    return render(
+        request,
+        "products/form.html",
+        {"form": form, "company": company, "product": None, "create_query": _query(request)},
+    )
+
+
+def _query(request: HttpRequest) -> str:
+    company_id = _company_param(request) if is_operator(request.user) else None
+    return urlencode({"company": company_id}) if company_id else ""
+
+
+def _listing_default() -> str:
+    language = get_language() or "en"
+    return language if language in _LANGUAGE_NAMES else "en"
+
+
+def _image_rows(product: Product) -> list[dict[str, Any]]:
+    images = list(product.images.all())
+    ids = [image.pk for image in images]
+    rows = []
+    for index, image in enumerate(images):
+        earlier = None
+        later = None
+        if index > 0:
+            order = ids.copy()
+            order[index - 1], order[index] = order[index], order[index - 1]
+            earlier = ",".join(map(str, order))
+        if index < len(ids) - 1:
+            order = ids.copy()
+            order[index + 1], order[index] = order[index], order[index + 1]
+            later = ",".join(map(str, order))
+        rows.append({"image": image, "order_earlier": earlier, "order_later": later})
+    return rows
+
+
+def _translation_rows(product: Product) -> list[dict[str, Any]]:
+    existing = {t.language: t for t in ProductTranslation.objects.filter(product=product)}
+    return [
+        {"language": code, "name": _LANGUAGE_NAMES[code], "translation": existing.get(code)}
+        for code in UI_LANGUAGES
+        if code != product.original_language
+    ]
+
+
+def _edit_page(
+    request: HttpRequest,
+    product: Product,
+    form: ProductForm,
+    image_form: ProductImageForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    return render(
+        request,
+        "products/form.html",
+        {
+            "form": form,
+            "product": product,
+            "company": product.company,
+            "image_form": image_form or ProductImageForm(),
+            "images": _image_rows(product),
+            "max_images": settings.TRADEPOST_PRODUCT_MAX_IMAGES,
+            "translations": _translation_rows(product),
+            "language_name": _LANGUAGE_NAMES.get(
+                product.original_language, product.original_language
+            ),
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def product_update(request: HttpRequest, pk: int) -> HttpResponse:
+    product = access_product(request.user, pk)
+    language = get_language()
+    if request.method == "POST":
+        form = ProductForm(request.POST, language=language)
+        if form.is_valid():
+            try:
+                product = services.product_update(
+                    actor=request.user,  # type: ignore[arg-type]
+                    product=product,
+                    **form.service_fields(),
+                )
+            except ProductError as error:
+                _add_service_errors(form, error)
+            else:
+                messages.success(request, _("Your changes were saved."))
+                return redirect(_update_url(product))
+    else:
+        form = ProductForm(language=language, initial=ProductForm.initial_for(product))
+    return _edit_page(request, product, form)
+
+
+def _run_action(request: HttpRequest, pk: int, action: Any, success: str) -> HttpResponse:
+    product = access_product(request.user, pk)
+    try:
+        action(actor=request.user, product=product)
+    except ProductError as error:
+        messages.error(request, error.summary)
+    else:
+        messages.success(request, success)
+    return redirect(_update_url(product))
+
+
+@login_required
+@require_POST
+def product_publish(request: HttpRequest, pk: int) -> HttpResponse:
+    return _run_action(
+        request, pk, services.product_publish, _("The product is published and listed.")
+    )
+
+
+@login_required
+@require_POST
+def product_unpublish(request: HttpRequest, pk: int) -> HttpResponse:
+    return _run_action(
+        request, pk, services.product_unpublish, _("The product is no longer listed.")
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def product_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    product = access_product(request.user, pk)
+    if request.method == "POST":
+        services.product_delete(actor=request.user, product=product)  # type: ignore[arg-type]
+        messages.success(request, _("The product was deleted."))
+        list_url = reverse("products:list")
+        if is_operator(request.user):
+            list_url += "?" + urlencode({"company": product.company_id})
+        return HttpResponseRedirect(list_url)
+    return render(request, "products/delete.html", {"product": product})
+
+
+@login_required
+@require_POST
+def product_image_add(request: HttpRequest, pk: int) -> HttpResponse:
+    product = access_product(request.user, pk)
+    image_form = ProductImageForm(request.POST, request.FILES)
+    if image_form.is_valid():
+        try:
+            services.product_image_add(
+                actor=request.user,  # type: ignore[arg-type]
+                product=product,
+                upload=image_form.cleaned_data["image"],
+            )
+        except ProductError as error:
+            _add_service_errors(image_form, error)
+        else:
+            messages.success(request, _("The photo was added."))
+            return redirect(_update_url(product) + "#photos")
+    form = ProductForm(language=get_language(), initial=ProductForm.initial_for(product))
+    return _edit_page(request, product, form, image_form)
+
+
+@login_required
+@require_POST
+def product_image_remove(request: HttpRequest, pk: int, image_id: int) -> HttpResponse:
+    product = access_product(request.user, pk)
+    services.product_image_remove(
+        actor=request.user,  # type: ignore[arg-type]
+        product=product,
+        image_id=image_id,
+    )
+    messages.success(request, _("The photo was removed."))
+    return redirect(_update_url(product) + "#photos")
+
+
+@login_required
+@require_POST
+def product_image_reorder(request: HttpRequest, pk: int) -> HttpResponse:
+    product = access_product(request.user, pk)
+    raw = request.POST.get("order", "")
+    order = [int(part) for part in raw.split(",") if part.strip().isdigit() and len(part) < 19]
+    try:
+        services.product_image_reorder(
+            actor=request.user,  # type: ignore[arg-type]
+            product=product,
+            image_ids=order,
+        )
+    except ProductError as error:
+        messages.error(request, error.summary)
+    return redirect(_update_url(product) + "#photos")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def product_translation(request: HttpRequest, pk: int, language: str) -> HttpResponse:
+    product = access_product(request.user, pk)
+    if language not in UI_LANGUAGES or language == product.original_language:
+        raise Http404()
+    translation = ProductTranslation.objects.filter(product=product, language=language).first()
+    if request.method == "POST":
+        form = ProductTranslationForm(request.POST)
+        if form.is_valid():
+            try:
+                services.product_translation_set(
+                    actor=request.user,  # type: ignore[arg-type]
+                    product=product,
+                    language=language,
+                    title=form.cleaned_data["title"],
+                    description=form.cleaned_data["description"],
+                )
+            except ProductError as error:
+                _add_service_errors(form, error)
+            else:
+                messages.success(request, _("The translation was saved."))
+                return redirect(_update_url(product) + "#translations")
+    else:
+        initial = (
+            {"title": translation.title, "description": translation.description}
+            if translation
+            else {}
+        )
+        form = ProductTranslationForm(initial=initial)
+    return render(
+        request,
+        "products/translation.html",
+        {
+            "product": product,
+            "form": form,
+            "language": language,
+            "language_name": _LANGUAGE_NAMES[language],
+            "translation": translation,
+        },
+    )
+
+
+@login_required
+@require_POST
+def product_translation_remove(request: HttpRequest, pk: int, language: str) -> HttpResponse:
+    product = access_product(request.user, pk)
+    if services.product_translation_remove(
+        actor=request.user,  # type: ignore[arg-type]
+        product=product,
+        language=language,
+    ):
+        messages.success(request, _("The translation was removed."))
+    return redirect(_update_url(product) + "#translations")

@@ -492,3 +492,32 @@ def test_user_without_company_cannot_create():
 def test_category_leaf_of_shipped_tree_is_accepted(cast):
     product = create(cast, category_id=leaf_category().pk)
     assert product.category.is_leaf
+
+
+# --- search outbox -------------------------------------------------------------------------
+
+
+def test_every_write_notes_the_product_for_the_search_index(owner, draft):
+    from tradepost.search.models import IndexOutbox
+
+    def noted() -> int:
+        return IndexOutbox.objects.filter(kind="product", object_id=draft.pk).count()
+
+    services.product_publish(actor=owner, product=draft)
+    assert noted() == 1
+    services.product_update(actor=owner, product=draft, title="Renamed")
+    services.product_translation_set(actor=owner, product=draft, language="zh-hans", title="杯")
+    services.product_image_add(actor=owner, product=draft, upload=image_upload())
+    services.product_delete(actor=owner, product=draft)
+    assert noted() == 5
+
+
+def test_refused_writes_note_nothing(owner, draft):
+    from tradepost.search.models import IndexOutbox
+
+    with pytest.raises(ProductError):
+        services.product_update(actor=owner, product=draft, moq=0)
+    with pytest.raises(ProductError):
+        create_for = make_company()
+        services.product_create(actor=owner, company=create_for, **valid_fields())
+    assert not IndexOutbox.objects.exists()

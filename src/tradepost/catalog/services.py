@@ -27,6 +27,7 @@ from django.utils.translation import ngettext
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import user_can_publish
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
+from tradepost.catalog.hs_codes import hs_code_error, normalise_hs_code
 from tradepost.catalog.models import (
     Category,
     Incoterm,
@@ -44,6 +45,7 @@ from tradepost.core.currencies import is_currency
 from tradepost.core.html import sanitize_html
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, UI_LANGUAGES
+from tradepost.search.outbox import OutboxKind, record_change
 
 TITLE_MAX_LENGTH = 200
 DESCRIPTION_MAX_LENGTH = 20_000
@@ -370,8 +372,6 @@ def _clean_fields(data: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
         elif name == "lead_time_days":
             clean["lead_time_days"] = _clean_lead_time(value, errors)
         elif name == "hs_code":
-            from tradepost.catalog.hs_codes import hs_code_error, normalise_hs_code
-
             text = _text(value)
             if text is None:
                 errors.add(name, _("Enter text."))
@@ -459,6 +459,11 @@ def _locked(product: Product) -> Product:
     return locked
 
 
+def _changed(product: Product) -> None:
+    """Tell the search index, in this transaction, that the product changed."""
+    record_change(kind=OutboxKind.PRODUCT, object_id=product.pk)
+
+
 def _apply(product: Product, clean: Mapping[str, Any]) -> None:
     for name, value in clean.items():
         setattr(product, name, value)
@@ -477,6 +482,7 @@ def product_create(*, actor: User, company: Company, **fields: Unpack[ProductFie
     product.slug = _slug_for(product.title)
     _check_product(product)
     product.save()
+    _changed(product)
     return product
 
 
@@ -492,6 +498,7 @@ def product_update(*, actor: User, product: Product, **fields: Unpack[ProductFie
         locked.slug = _slug_for(locked.title)
     _check_product(locked)
     locked.save()
+    _changed(locked)
     return locked
 
 
@@ -528,6 +535,7 @@ def product_publish(*, actor: User, product: Product) -> Product:
         locked.published_at = timezone.now()
     _full_clean(locked)
     locked.save(update_fields=["status", "published_at", "updated_at"])
+    _changed(locked)
     return locked
 
 
@@ -544,6 +552,7 @@ def product_unpublish(*, actor: User, product: Product) -> Product:
     if locked.status == ProductStatus.PUBLISHED:
         locked.status = ProductStatus.DRAFT
         locked.save(update_fields=["status", "updated_at"])
+        _changed(locked)
     return locked
 
 
@@ -554,6 +563,7 @@ def product_delete(*, actor: User, product: Product) -> Product:
     _ensure_can_manage(actor, locked.company)
     locked.status = ProductStatus.DELETED
     locked.save(update_fields=["status", "updated_at"])
+    _changed(locked)
     return locked
 
 
@@ -603,6 +613,7 @@ def product_image_add(*, actor: User, product: Product, upload: File) -> Product
         _full_clean(image)
         image.save()
         locked.save(update_fields=["updated_at"])
+        _changed(locked)
     except BaseException:
         for name in (image.image.name, image.thumbnail.name):
             if name:
@@ -629,6 +640,7 @@ def product_image_remove(*, actor: User, product: Product, image_id: int) -> Non
     image.delete()
     _renumber(locked)
     locked.save(update_fields=["updated_at"])
+    _changed(locked)
     _delete_files_on_commit(names)
 
 
@@ -647,6 +659,7 @@ def product_image_reorder(*, actor: User, product: Product, image_ids: list[int]
     for position, pk in enumerate(wanted):
         ProductImage.objects.filter(pk=pk, product=locked).update(position=position)
     locked.save(update_fields=["updated_at"])
+    _changed(locked)
 
 
 # --- translations ----------------------------------------------------------------------------
@@ -684,6 +697,7 @@ def product_translation_set(
     _full_clean(translation)
     translation.save()
     locked.save(update_fields=["updated_at"])
+    _changed(locked)
     return translation
 
 
@@ -695,4 +709,5 @@ def product_translation_remove(*, actor: User, product: Product, language: str) 
     deleted, _rows = ProductTranslation.objects.filter(product=locked, language=language).delete()
     if deleted:
         locked.save(update_fields=["updated_at"])
+        _changed(locked)
     return bool(deleted)

@@ -1,0 +1,109 @@
+"""Forms of the account pages. They parse input; the services decide and write."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from tradepost.accounts import services
+from tradepost.accounts.tokens import TOKEN_NAME_MAX_LENGTH
+from tradepost.core.languages import normalise_ui_language
+
+
+class EmailAuthenticationForm(AuthenticationForm):
+    """Log in with email and password; the address is matched without regard to case."""
+
+    username = forms.EmailField(
+        label=_("Email"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"}),
+    )
+
+    error_messages = {
+        "invalid_login": _("The email address or the password is not correct."),
+        "inactive": _("This account is inactive."),
+    }
+
+    def clean_username(self) -> str:
+        return services.normalise_email(self.cleaned_data["username"])
+
+
+def _language_choices() -> list[tuple[str, str]]:
+    return [(code, str(name)) for code, name in settings.LANGUAGES]
+
+
+class SignupForm(forms.Form):
+    email = forms.EmailField(
+        label=_("Email"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
+    )
+    full_name = forms.CharField(
+        label=_("Full name"),
+        max_length=services.FULL_NAME_MAX_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        max_length=128,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=_("At least 8 characters; not a common password and not only digits."),
+    )
+    preferred_language = forms.ChoiceField(label=_("Preferred language"), choices=())
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["preferred_language"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = _language_choices()
+        field.initial = normalise_ui_language(get_language())
+
+
+class SettingsForm(forms.Form):
+    full_name = forms.CharField(
+        label=_("Full name"), max_length=services.FULL_NAME_MAX_LENGTH, required=False
+    )
+    preferred_language = forms.ChoiceField(
+        label=_("Preferred language"),
+        choices=(),
+        help_text=_("Emails from Tradepost are written in this language."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["preferred_language"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = _language_choices()
+
+
+class EmailChangeForm(forms.Form):
+    new_email = forms.EmailField(
+        label=_("New email address"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        label=_("Current password"),
+        strip=False,
+        max_length=128,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class TokenCreateForm(forms.Form):
+    name = forms.CharField(
+        label=_("Token name"),
+        max_length=TOKEN_NAME_MAX_LENGTH,
+        help_text=_("What the token is for, e.g. “ERP sync”."),
+    )
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending through the email queue in each user's own language."""
+
+    def save(self, *args, **kwargs) -> None:  # type: ignore[override]
+        services.password_reset_request(email=self.cleaned_data["email"])

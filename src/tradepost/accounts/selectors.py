@@ -1,0 +1,12 @@
+"""Reads of the accounts app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def user_can_publish(user: Any) -> bool:
+    """Whether `user` may publish listings: a signed-in, active person with a verified email."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_active and user.email_verified_at is not None)

@@ -1,0 +1,251 @@
+"""Writes of the accounts app: sign-up, email verification and change, settings, password reset.
+
+Each function is one use case with keyword-only arguments and one transaction; emails are queued
+with `queue_email`, which sends them only after the transaction commits.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tradepost.accounts import links
+from tradepost.accounts.errors import AccountError, AccountErrorCode
+from tradepost.accounts.models import User
+from tradepost.core.languages import normalise_ui_language
+from tradepost.notify.services import absolute_url, queue_email
+
+FULL_NAME_MAX_LENGTH = 120
+EMAIL_MAX_LENGTH = 254
+
+
+def normalise_email(email: str) -> str:
+    return (email or "").strip().lower()
+
+
+def _clean_email(email: str, *, field: str = "email") -> str:
+    email = normalise_email(email)
+    if not email:
+        raise ValidationError({field: _("Enter your email address.")})
+    if len(email) > EMAIL_MAX_LENGTH:
+        raise ValidationError(
+            {field: _("An email address has at most %(max)d characters.") % {"max": 254}}
+        )
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ValidationError({field: _("Enter a valid email address.")}) from None
+    return email
+
+
+def _clean_full_name(full_name: str) -> str:
+    full_name = " ".join((full_name or "").split())
+    if len(full_name) > FULL_NAME_MAX_LENGTH:
+        raise ValidationError(
+            {
+                "full_name": _("A name has at most %(max)d characters.")
+                % {"max": FULL_NAME_MAX_LENGTH}
+            }
+        )
+    return full_name
+
+
+def _email_taken(email: str, *, exclude_user_id: int | None = None) -> bool:
+    users = User.objects.filter(email__iexact=email)
+    if exclude_user_id is not None:
+        users = users.exclude(pk=exclude_user_id)
+    return users.exists()
+
+
+def _taken_error() -> AccountError:
+    return AccountError(
+        AccountErrorCode.EMAIL_TAKEN,
+        _("An account with this email address already exists."),
+        field="email",
+    )
+
+
+def user_language(user: User) -> str:
+    return normalise_ui_language(user.preferred_language)
+
+
+@transaction.atomic
+def user_signup(*, email: str, password: str, full_name: str, preferred_language: str) -> User:
+    """Create an account and email a verification link. The address starts unverified."""
+    email = _clean_email(email)
+    user = User(
+        email=email,
+        full_name=_clean_full_name(full_name),
+        preferred_language=normalise_ui_language(preferred_language),
+    )
+    try:
+        validate_password(password, user=user)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.messages}) from None
+    if _email_taken(email):
+        raise _taken_error()
+    user.set_password(password)
+    user.full_clean(exclude=["email"])
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:
+        raise _taken_error() from None
+    _queue_verification_email(user)
+    return user
+
+
+def _queue_verification_email(user: User) -> None:
+    token = links.make_verification_token(user_id=user.pk, email=user.email)
+    language = user_language(user)
+    with translation.override(language):
+        link = absolute_url(reverse("accounts:verify_email", kwargs={"token": token}))
+    queue_email(
+        to=user.email,
+        subject=gettext_lazy("Confirm your email address for Tradepost"),
+        template="verify_email",
+        context={
+            "user": user,
+            "link": link,
+            "expires_days": links.VERIFY_EMAIL_MAX_AGE.days,
+        },
+        language=language,
+    )
+
+
+@transaction.atomic
+def email_verification_send(*, user: User) -> None:
+    """Email a fresh verification link to a user whose address is not verified yet."""
+    if user.is_email_verified:
+        raise AccountError(
+            AccountErrorCode.ALREADY_VERIFIED, _("Your email address is already verified.")
+        )
+    _queue_verification_email(user)
+
+
+@transaction.atomic
+def email_verify(*, token: str) -> User:
+    """Mark the address in a verification link as verified; the link must be current."""
+    claim = links.read_verification_token(token)
+    user = User.objects.select_for_update().filter(pk=claim.user_id, is_active=True).first()
+    if user is None or user.email.lower() != claim.email.lower():
+        raise AccountError(
+            AccountErrorCode.LINK_INVALID,
+            _("This link is not valid for your account any more. Ask for a new one."),
+        )
+    if user.email_verified_at is None:
+        user.email_verified_at = timezone.now()
+        user.save(update_fields=["email_verified_at"])
+    return user
+
+
+@transaction.atomic
+def user_settings_update(*, user: User, full_name: str, preferred_language: str) -> User:
+    user.full_name = _clean_full_name(full_name)
+    user.preferred_language = normalise_ui_language(preferred_language)
+    user.full_clean(exclude=["password", "email"])
+    user.save(update_fields=["full_name", "preferred_language"])
+    return user
+
+
+@transaction.atomic
+def email_change_request(*, user: User, new_email: str, password: str) -> None:
+    """Email a confirmation link to `new_email`; the address changes only when it is opened."""
+    if not user.check_password(password):
+        raise AccountError(
+            AccountErrorCode.WRONG_PASSWORD,
+            _("Your password was entered incorrectly."),
+            field="password",
+        )
+    new_email = _clean_email(new_email, field="new_email")
+    if new_email == user.email.lower():
+        raise AccountError(
+            AccountErrorCode.EMAIL_UNCHANGED,
+            _("This is already your email address."),
+            field="new_email",
+        )
+    if _email_taken(new_email, exclude_user_id=user.pk):
+        raise AccountError(
+            AccountErrorCode.EMAIL_TAKEN,
+            _("An account with this email address already exists."),
+            field="new_email",
+        )
+    token = links.make_email_change_token(
+        user_id=user.pk, old_email=user.email, new_email=new_email
+    )
+    language = user_language(user)
+    with translation.override(language):
+        link = absolute_url(reverse("accounts:change_email_confirm", kwargs={"token": token}))
+    queue_email(
+        to=new_email,
+        subject=gettext_lazy("Confirm the new email address of your Tradepost account"),
+        template="change_email",
+        context={
+            "user": user,
+            "new_email": new_email,
+            "link": link,
+            "expires_days": links.CHANGE_EMAIL_MAX_AGE.days,
+        },
+        language=language,
+    )
+
+
+@transaction.atomic
+def email_change_confirm(*, token: str) -> User:
+    """Apply a change of address from a confirmation link; the new address counts as verified."""
+    claim = links.read_email_change_token(token)
+    user = User.objects.select_for_update().filter(pk=claim.user_id, is_active=True).first()
+    if user is None or user.email.lower() != claim.old_email.lower():
+        raise AccountError(
+            AccountErrorCode.LINK_INVALID,
+            _("This link is not valid any more: the address of the account has changed since."),
+        )
+    new_email = _clean_email(claim.new_email)
+    if _email_taken(new_email, exclude_user_id=user.pk):
+        raise _taken_error()
+    user.email = new_email
+    user.email_verified_at = timezone.now()
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["email", "email_verified_at"])
+    except IntegrityError:
+        raise _taken_error() from None
+    return user
+
+
+@transaction.atomic
+def password_reset_request(*, email: str) -> None:
+    """Email a password-reset link to the active account with this address, if there is one.
+
+    The caller answers the same whether or not an account exists, so addresses cannot be probed.
+    """
+    email = normalise_email(email)
+    if not email:
+        return
+    users = User.objects.filter(email__iexact=email, is_active=True)
+    for user in users:
+        if not user.has_usable_password():
+            continue
+        uid = urlsafe_base64_encode(force_bytes(user.pk))
+        token = default_token_generator.make_token(user)
+        language = user_language(user)
+        with translation.override(language):
+            path = reverse(
+                "accounts:password_reset_confirm", kwargs={"uidb64": uid, "token": token}
+            )
+        queue_email(
+            to=user.email,
+            subject=gettext_lazy("Reset your Tradepost password"),
+            template="password_reset",
+            context={"user": user, "link": absolute_url(path)},
+            language=language,
+        )

@@ -1,0 +1,145 @@
+"""Reads of the companies app; `access_*` are the only way to fetch a company for a user."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tradepost.companies.errors import CompanyErrorCode, CompanyNotFound
+from tradepost.companies.models import Company, Invitation, Membership, Role
+
+
+def is_operator(user: Any) -> bool:
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and user.is_active
+        and user.is_staff
+    )
+
+
+def membership_for(user: Any) -> Membership | None:
+    """The user's membership (with its company), or None for anonymous users and loners."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.select_related("company").filter(user_id=user.pk).first()
+
+
+def can_manage_company(user: Any, company: Company) -> bool:
+    """Owners and admins of `company`, and operators, may edit it and manage its members."""
+    if is_operator(user):
+        return True
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return Membership.objects.filter(
+        user_id=user.pk, company_id=company.pk, role__in=(Role.OWNER, Role.ADMIN)
+    ).exists()
+
+
+def role_in(user: Any, company: Company) -> str | None:
+    """The user's role in `company`, or None when they are not a member."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        Membership.objects.filter(user_id=user.pk, company_id=company.pk)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def _not_found() -> CompanyNotFound:
+    return CompanyNotFound(CompanyErrorCode.NOT_FOUND, _("No such company."))
+
+
+def _company_id(company_id: Any) -> int:
+    try:
+        value = int(company_id)
+    except (TypeError, ValueError):
+        raise _not_found() from None
+    if value <= 0:
+        raise _not_found()
+    return value
+
+
+def access_company_for_edit(*, user: Any, company_id: Any) -> Company:
+    """The company if `user` may edit it (owner, admin, operator); CompanyNotFound otherwise."""
+    company = Company.objects.filter(pk=_company_id(company_id)).first()
+    if company is None or not user or not getattr(user, "is_authenticated", False):
+        raise _not_found()
+    if not can_manage_company(user, company):
+        raise _not_found()
+    return company
+
+
+def access_company_for_view(*, user: Any, company_id: Any) -> Company:
+    """The company if `user` is any member of it or an operator; CompanyNotFound otherwise."""
+    company = Company.objects.filter(pk=_company_id(company_id)).first()
+    if company is None or not user or not getattr(user, "is_authenticated", False):
+        raise _not_found()
+    if not is_operator(user) and role_in(user, company) is None:
+        raise _not_found()
+    return company
+
+
+def members_of(company: Company) -> QuerySet[Membership]:
+    """Members with their users: the owner first, then admins, then members, by join date."""
+    rank = Case(
+        When(role=Role.OWNER, then=Value(0)),
+        When(role=Role.ADMIN, then=Value(1)),
+        default=Value(2),
+        output_field=IntegerField(),
+    )
+    return (
+        Membership.objects.filter(company=company)
+        .select_related("user")
+        .annotate(role_rank=rank)
+        .order_by("role_rank", "created_at", "id")
+    )
+
+
+def pending_invitations(company: Company) -> QuerySet[Invitation]:
+    """Invitations that can still be accepted, newest first."""
+    return (
+        Invitation.objects.filter(
+            company=company,
+            accepted_at__isnull=True,
+            revoked_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+        .select_related("invited_by")
+        .order_by("-created_at", "-id")
+    )
+
+
+def invitation_by_token(token: str) -> Invitation | None:
+    """The invitation a link's token points to (in any state), with its company."""
+    if not token or len(token) > 200:
+        return None
+    return (
+        Invitation.objects.select_related("company", "invited_by")
+        .filter(token_hash=hash_invitation_token(token))
+        .first()
+    )
+
+
+def hash_invitation_token(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def invitation_problem(
+    invitation: Invitation | None, *, now: datetime | None = None
+) -> CompanyErrorCode | None:
+    """Why an invitation cannot be accepted, or None when it still can."""
+    now = now or timezone.now()
+    if invitation is None or invitation.revoked_at is not None:
+        return CompanyErrorCode.INVITATION_INVALID
+    if invitation.accepted_at is not None:
+        return CompanyErrorCode.INVITATION_USED
+    if invitation.expires_at <= now:
+        return CompanyErrorCode.INVITATION_EXPIRED
+    return None

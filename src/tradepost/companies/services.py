@@ -1,0 +1,435 @@
+"""Writes of the companies app: profiles, logos, members and invitations.
+
+Every function checks the actor's right itself (so web pages, the API and commands behave the
+same), runs in one transaction, calls `full_clean()` before saving and queues emails on commit.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tradepost.accounts.models import User
+from tradepost.companies.errors import (
+    CompanyError,
+    CompanyErrorCode,
+    CompanyNotFound,
+    CompanyPermissionDenied,
+)
+from tradepost.companies.models import Company, Invitation, Membership, Role
+from tradepost.companies.selectors import (
+    can_manage_company,
+    hash_invitation_token,
+    invitation_problem,
+    is_operator,
+)
+from tradepost.companies.validation import clean_company_profile
+from tradepost.core.images import ImageRejected, process_image
+from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
+from tradepost.notify.services import absolute_url, queue_email
+
+INVITATION_LIFETIME = timedelta(days=7)
+#: Invitations a company may have waiting at once.
+MAX_PENDING_INVITATIONS = 50
+SLUG_BASE_MAX = 60
+
+
+# --- permissions ---------------------------------------------------------------------------
+
+
+def _require_manager(actor: User, company: Company) -> None:
+    if not can_manage_company(actor, company):
+        raise CompanyPermissionDenied(
+            CompanyErrorCode.PERMISSION_DENIED,
+            _("Only the owner and the admins of a company may do this."),
+        )
+
+
+def _require_owner(actor: User, company: Company) -> None:
+    if is_operator(actor):
+        return
+    if not Membership.objects.filter(user_id=actor.pk, company=company, role=Role.OWNER).exists():
+        raise CompanyPermissionDenied(
+            CompanyErrorCode.PERMISSION_DENIED, _("Only the owner of the company may do this.")
+        )
+
+
+def _already_in_company() -> CompanyError:
+    return CompanyError(
+        CompanyErrorCode.ALREADY_IN_COMPANY,
+        _(
+            "You already belong to a company. A person acts for one company at a time: leave "
+            "your current company first."
+        ),
+    )
+
+
+# --- profile -------------------------------------------------------------------------------
+
+
+def _slug_base(*names: str) -> str:
+    for name in names:
+        base = slugify(name or "")[:SLUG_BASE_MAX].strip("-")
+        if base:
+            return base
+    return ""
+
+
+def _unique_slug(base: str) -> str:
+    """`base`, or `base-2`, `base-3`…; names without Latin letters get `company-<random>`."""
+    if not base:
+        while True:
+            candidate = f"company-{secrets.token_hex(3)}"
+            if not Company.objects.filter(slug=candidate).exists():
+                return candidate
+    taken = set(Company.objects.filter(slug__startswith=base).values_list("slug", flat=True)[:1000])
+    if base not in taken:
+        return base
+    for n in range(2, 1000):
+        candidate = f"{base}-{n}"
+        if candidate not in taken:
+            return candidate
+    return f"{base}-{secrets.token_hex(3)}"
+
+
+@transaction.atomic
+def company_create(*, actor: User, data: Mapping[str, Any]) -> Company:
+    """Create a company with `actor` as its owner. A person belongs to at most one company."""
+    # Lock the actor so two parallel requests cannot both create a company for them.
+    User.objects.select_for_update().filter(pk=actor.pk).first()
+    if Membership.objects.filter(user_id=actor.pk).exists():
+        raise _already_in_company()
+    fields = clean_company_profile(data, partial=False)
+    if "original_language" not in fields:
+        language = actor.preferred_language or "en"
+        fields["original_language"] = language if language in LISTING_LANGUAGE_CODES else "en"
+    company = Company(**fields)
+    for _attempt in range(5):
+        company.slug = _unique_slug(_slug_base(company.english_name, company.legal_name))
+        company.full_clean()
+        try:
+            with transaction.atomic():
+                company.save()
+            break
+        except IntegrityError:
+            company.pk = None  # a parallel request took the slug: pick another
+    else:
+        raise ValidationError({"legal_name": _("Could not save the company; try again.")})
+    membership = Membership(user=actor, company=company, role=Role.OWNER)
+    membership.full_clean(validate_unique=False)
+    try:
+        with transaction.atomic():
+            membership.save()
+    except IntegrityError:
+        raise _already_in_company() from None
+    return company
+
+
+@transaction.atomic
+def company_update(*, actor: User, company: Company, data: Mapping[str, Any]) -> Company:
+    """Change the profile fields present in `data` (owner, admin or operator)."""
+    _require_manager(actor, company)
+    fields = clean_company_profile(data, partial=True)
+    locked = Company.objects.select_for_update().get(pk=company.pk)
+    for name, value in fields.items():
+        setattr(locked, name, value)
+    locked.full_clean()
+    locked.save(update_fields=[*fields, "updated_at"])
+    for name, value in fields.items():
+        setattr(company, name, value)
+    company.updated_at = locked.updated_at
+    return locked
+
+
+@transaction.atomic
+def company_logo_set(*, actor: User, company: Company, upload: UploadedFile) -> Company:
+    """Replace the logo with a re-encoded copy of the uploaded image."""
+    _require_manager(actor, company)
+    try:
+        processed = process_image(upload)
+    except ImageRejected as exc:
+        raise CompanyError(CompanyErrorCode.LOGO_REJECTED, str(exc), field="logo") from None
+    locked = Company.objects.select_for_update().get(pk=company.pk)
+    old_name = (locked.logo.name or "") if locked.logo else ""
+    locked.logo.save(processed.image.name or "logo.jpg", processed.image, save=False)
+    locked.full_clean()
+    locked.save(update_fields=["logo", "updated_at"])
+    _delete_file_on_commit(locked, old_name)
+    company.logo = locked.logo
+    return locked
+
+
+@transaction.atomic
+def company_logo_remove(*, actor: User, company: Company) -> Company:
+    _require_manager(actor, company)
+    locked = Company.objects.select_for_update().get(pk=company.pk)
+    old_name = (locked.logo.name or "") if locked.logo else ""
+    locked.logo = ""  # type: ignore[assignment]
+    locked.save(update_fields=["logo", "updated_at"])
+    _delete_file_on_commit(locked, old_name)
+    company.logo = locked.logo
+    return locked
+
+
+def _delete_file_on_commit(company: Company, name: str) -> None:
+    if not name:
+        return
+    storage = company.logo.storage
+    transaction.on_commit(lambda: storage.delete(name))
+
+
+# --- invitations ---------------------------------------------------------------------------
+
+
+def _clean_invitation_email(email: str) -> str:
+    email = (email or "").strip().lower()
+    try:
+        if not email or len(email) > 254:
+            raise ValidationError("")
+        validate_email(email)
+    except ValidationError:
+        raise ValidationError({"email": _("Enter a valid email address.")}) from None
+    return email
+
+
+@transaction.atomic
+def invitation_create(
+    *, actor: User, company: Company, email: str, role: str
+) -> tuple[Invitation, str]:
+    """Invite `email` to join as admin or member; email them a link that works for 7 days.
+
+    Returns the invitation and its secret token (only its hash is stored). A new invitation to
+    the same address replaces a pending one.
+    """
+    _require_manager(actor, company)
+    if role not in (Role.ADMIN, Role.MEMBER):
+        raise CompanyError(
+            CompanyErrorCode.INVALID_ROLE, _("Invite as an admin or a member."), field="role"
+        )
+    email = _clean_invitation_email(email)
+    Company.objects.select_for_update().filter(pk=company.pk).first()
+    if Membership.objects.filter(company=company, user__email__iexact=email).exists():
+        raise CompanyError(
+            CompanyErrorCode.ALREADY_MEMBER,
+            _("%(email)s is already a member of this company.") % {"email": email},
+            field="email",
+        )
+    now = timezone.now()
+    pending = Invitation.objects.filter(
+        company=company, accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now
+    )
+    pending.filter(email__iexact=email).update(revoked_at=now)
+    if pending.count() >= MAX_PENDING_INVITATIONS:
+        raise CompanyError(
+            CompanyErrorCode.INVITATION_LIMIT,
+            _("This company has %(max)d invitations waiting. Revoke some first.")
+            % {"max": MAX_PENDING_INVITATIONS},
+        )
+    secret = secrets.token_urlsafe(32)
+    invitation = Invitation(
+        company=company,
+        email=email,
+        role=role,
+        token_hash=hash_invitation_token(secret),
+        invited_by=actor,
+        expires_at=now + INVITATION_LIFETIME,
+    )
+    invitation.full_clean()
+    invitation.save()
+    _queue_invitation_email(invitation=invitation, secret=secret, actor=actor)
+    return invitation, secret
+
+
+def _queue_invitation_email(*, invitation: Invitation, secret: str, actor: User) -> None:
+    recipient = User.objects.filter(email__iexact=invitation.email).first()
+    language = normalise_ui_language(
+        recipient.preferred_language
+        if recipient is not None
+        else (actor.preferred_language or translation.get_language())
+    )
+    company = invitation.company
+    with translation.override(language):
+        link = absolute_url(reverse("companies:invitation_accept", kwargs={"token": secret}))
+        role_label = str(Role(invitation.role).label)
+        company_name = company.name_for(language)
+    queue_email(
+        to=invitation.email,
+        subject=gettext_lazy("You are invited to join a company on Tradepost"),
+        template="invitation",
+        context={
+            "link": link,
+            "email": invitation.email,
+            "inviter_name": actor.get_full_name(),
+            "company_name": company_name,
+            "role_label": role_label,
+            "expires_days": INVITATION_LIFETIME.days,
+        },
+        language=language,
+    )
+
+
+def invitation_error(code: CompanyErrorCode) -> CompanyError:
+    messages = {
+        CompanyErrorCode.INVITATION_INVALID: _(
+            "This invitation is not valid: it was withdrawn or the link is incomplete."
+        ),
+        CompanyErrorCode.INVITATION_EXPIRED: _(
+            "This invitation has expired. Ask the company to invite you again."
+        ),
+        CompanyErrorCode.INVITATION_USED: _("This invitation has already been accepted."),
+        CompanyErrorCode.INVITATION_WRONG_USER: _(
+            "This invitation was sent to another email address. Sign in with the address that "
+            "received it."
+        ),
+    }
+    return CompanyError(code, messages[code])
+
+
+@transaction.atomic
+def invitation_accept(*, user: User, token: str) -> Membership:
+    """Join the invitation's company with its role, if the invitation is for `user`'s email."""
+    if not token or len(token) > 200:
+        raise invitation_error(CompanyErrorCode.INVITATION_INVALID)
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("company")
+        .filter(token_hash=hash_invitation_token(token))
+        .first()
+    )
+    problem = invitation_problem(invitation)
+    if problem is not None:
+        raise invitation_error(problem)
+    assert invitation is not None
+    if invitation.email.lower() != user.email.lower():
+        raise invitation_error(CompanyErrorCode.INVITATION_WRONG_USER)
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    current = Membership.objects.filter(user_id=user.pk).first()
+    if current is not None:
+        if current.company_id == invitation.company_id:
+            raise CompanyError(
+                CompanyErrorCode.ALREADY_MEMBER, _("You are already a member of this company.")
+            )
+        raise _already_in_company()
+    membership = Membership(user=user, company=invitation.company, role=invitation.role)
+    membership.full_clean(validate_unique=False)
+    try:
+        with transaction.atomic():
+            membership.save()
+    except IntegrityError:
+        raise _already_in_company() from None
+    invitation.accepted_at = timezone.now()
+    invitation.save(update_fields=["accepted_at"])
+    if user.email_verified_at is None:
+        # The link reached this address, which proves the user reads it.
+        user.email_verified_at = invitation.accepted_at
+        user.save(update_fields=["email_verified_at"])
+    return membership
+
+
+@transaction.atomic
+def invitation_revoke(*, actor: User, company: Company, invitation_id: int) -> Invitation:
+    _require_manager(actor, company)
+    invitation = (
+        Invitation.objects.select_for_update()
+        .filter(pk=invitation_id, company=company, accepted_at__isnull=True)
+        .first()
+    )
+    if invitation is None:
+        raise CompanyNotFound(CompanyErrorCode.NOT_FOUND, _("No such invitation."))
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+    return invitation
+
+
+# --- members -------------------------------------------------------------------------------
+
+
+def _member_of(company: Company, membership_id: int) -> Membership:
+    membership = (
+        Membership.objects.select_for_update()
+        .select_related("user")
+        .filter(pk=membership_id, company=company)
+        .first()
+    )
+    if membership is None:
+        raise CompanyNotFound(CompanyErrorCode.MEMBER_NOT_FOUND, _("No such member."))
+    return membership
+
+
+def _owner_untouchable() -> CompanyError:
+    return CompanyError(
+        CompanyErrorCode.CANNOT_CHANGE_OWNER,
+        _("The owner cannot be removed or given another role. The owner can hand over first."),
+    )
+
+
+@transaction.atomic
+def member_remove(*, actor: User, company: Company, membership_id: int) -> None:
+    """Remove a member or an admin (owner, admins, operators); the owner cannot be removed."""
+    _require_manager(actor, company)
+    membership = _member_of(company, membership_id)
+    if membership.role == Role.OWNER:
+        raise _owner_untouchable()
+    membership.delete()
+
+
+@transaction.atomic
+def member_role_change(
+    *, actor: User, company: Company, membership_id: int, role: str
+) -> Membership:
+    """Make a member an admin or an admin a member (owner or operator only)."""
+    _require_owner(actor, company)
+    if role not in (Role.ADMIN, Role.MEMBER):
+        raise CompanyError(
+            CompanyErrorCode.INVALID_ROLE, _("Choose admin or member."), field="role"
+        )
+    membership = _member_of(company, membership_id)
+    if membership.role == Role.OWNER:
+        raise _owner_untouchable()
+    if membership.role != role:
+        membership.role = role
+        membership.full_clean(validate_unique=False)
+        membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def ownership_transfer(*, actor: User, company: Company, membership_id: int) -> Membership:
+    """Make another member the owner; the previous owner becomes an admin."""
+    _require_owner(actor, company)
+    membership = _member_of(company, membership_id)
+    if membership.role == Role.OWNER:
+        return membership
+    Membership.objects.select_for_update().filter(company=company, role=Role.OWNER).update(
+        role=Role.ADMIN
+    )
+    membership.role = Role.OWNER
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def membership_leave(*, user: User) -> None:
+    """Leave one's company. The owner must hand over ownership first."""
+    membership = Membership.objects.select_for_update().filter(user_id=user.pk).first()
+    if membership is None:
+        raise CompanyNotFound(CompanyErrorCode.NOT_FOUND, _("You do not belong to a company."))
+    if membership.role == Role.OWNER:
+        raise CompanyError(
+            CompanyErrorCode.CANNOT_CHANGE_OWNER,
+            _("The owner cannot leave the company. Make another member the owner first."),
+        )
+    membership.delete()

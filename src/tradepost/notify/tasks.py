@@ -1,0 +1,62 @@
+"""Background tasks of the notify app: sending queued emails, with retries."""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.utils import timezone
+from django_tasks import task
+
+logger = logging.getLogger(__name__)
+
+#: How many times a failed send is tried again after the first attempt.
+MAX_RETRIES = 5
+#: Delay before retry n (1-based): 1, 2, 4, 8, 16 minutes.
+RETRY_BASE_DELAY = timedelta(minutes=1)
+
+
+class EmailDeliveryFailed(RuntimeError):
+    """The mail server refused the message on every attempt."""
+
+
+def retry_delay(attempt: int) -> timedelta:
+    """The wait before retry number `attempt` (1 for the first retry)."""
+    return RETRY_BASE_DELAY * (2 ** max(attempt - 1, 0))
+
+
+@task()
+def send_email(*, to: str, subject: str, text: str, html: str, language: str, attempt: int) -> str:
+    """Send one rendered email; when the mail server fails, schedule another try.
+
+    The arguments are plain strings so the task survives any backend. A backend that can
+    defer (the database queue) runs the retry after a growing delay; one that cannot (the
+    immediate backend of the tests) runs it at once.
+    """
+    email = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[to],
+        headers={"Content-Language": language},
+    )
+    email.attach_alternative(html, "text/html")
+    try:
+        email.send()
+    except (smtplib.SMTPException, OSError) as exc:
+        if attempt >= MAX_RETRIES:
+            logger.error("Email to %s failed after %d attempts: %s", to, attempt + 1, exc)
+            raise EmailDeliveryFailed(str(exc)) from exc
+        next_attempt = attempt + 1
+        logger.warning("Email to %s failed on attempt %d, will retry: %s", to, attempt + 1, exc)
+        retry = send_email
+        if send_email.get_backend().supports_defer:
+            retry = send_email.using(run_after=timezone.now() + retry_delay(next_attempt))
+        retry.enqueue(
+            to=to, subject=subject, text=text, html=html, language=language, attempt=next_attempt
+        )
+        return "retry-scheduled"
+    return "sent"

@@ -1,0 +1,314 @@
+"""Company management pages under /<lang>/dashboard/company/.
+
+Each page works on the signed-in user's own company. Operators may add `?company=<id>` to
+work on any company; for everybody else an id that is not theirs answers 404.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tradepost.companies import selectors, services
+from tradepost.companies.errors import CompanyError, CompanyNotFound, CompanyPermissionDenied
+from tradepost.companies.forms import (
+    CompanyCreateForm,
+    CompanyProfileForm,
+    InviteForm,
+    LogoForm,
+    RoleForm,
+)
+from tradepost.companies.models import Company, Role
+from tradepost.web.views.accounts import AuthenticatedRequest
+
+
+def _add_errors(form: forms.Form, error: ValidationError | CompanyError) -> None:
+    """Show a service's refusal next to the field it concerns (or above the form)."""
+    if isinstance(error, CompanyError):
+        form.add_error(error.field if error.field in form.fields else None, error.message)
+        return
+    if hasattr(error, "error_dict"):
+        for field, field_messages in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, field_messages)
+    else:
+        form.add_error(None, error.messages)
+
+
+def _target_company(request: AuthenticatedRequest, *, for_edit: bool) -> Company | None:
+    """The company a page works on: `?company=<id>` (checked), else the user's own."""
+    company_id = request.GET.get("company")
+    if company_id is not None:
+        access = (
+            selectors.access_company_for_edit if for_edit else selectors.access_company_for_view
+        )
+        return access(user=request.user, company_id=company_id)
+    membership = selectors.membership_for(request.user)
+    return membership.company if membership else None
+
+
+def _query(request: AuthenticatedRequest) -> str:
+    company_id = request.GET.get("company")
+    return "?" + urlencode({"company": company_id}) if company_id else ""
+
+
+def _redirect(request: AuthenticatedRequest, name: str) -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse(name) + _query(request))
+
+
+def _denied(request: AuthenticatedRequest, message: str) -> HttpResponse:
+    return render(request, "companies/manage/denied.html", {"message": message}, status=403)
+
+
+@login_required
+def index(request: AuthenticatedRequest) -> HttpResponse:
+    if selectors.membership_for(request.user) is None:
+        return redirect("companies:create")
+    return redirect("companies:profile")
+
+
+@login_required
+def create(request: AuthenticatedRequest) -> HttpResponse:
+    if selectors.membership_for(request.user) is not None:
+        messages.info(request, _("You already belong to a company."))
+        return redirect("companies:profile")
+    form = CompanyCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.company_create(actor=request.user, data=form.cleaned_data)
+        except (ValidationError, CompanyError) as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(
+                request, _("Your company is created. Complete its profile so buyers trust it.")
+            )
+            return redirect("companies:profile")
+    return render(request, "companies/manage/create.html", {"form": form})
+
+
+@login_required
+def profile(request: AuthenticatedRequest) -> HttpResponse:
+    company = _target_company(request, for_edit=True)
+    if company is None:
+        return redirect("companies:create")
+    if not selectors.can_manage_company(request.user, company):
+        return _denied(request, _("Only the owner and the admins can edit the company profile."))
+    form = CompanyProfileForm(request.POST or None, initial=CompanyProfileForm.initial_for(company))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.company_update(actor=request.user, company=company, data=form.cleaned_data)
+        except (ValidationError, CompanyError) as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, _("The company profile is saved."))
+            return _redirect(request, "companies:profile")
+    return render(
+        request,
+        "companies/manage/profile.html",
+        {"company": company, "form": form, "logo_form": LogoForm(), "query": _query(request)},
+        status=400 if form.is_bound and form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def logo(request: AuthenticatedRequest) -> HttpResponse:
+    company = _target_company(request, for_edit=True)
+    if company is None:
+        return redirect("companies:create")
+    try:
+        if request.POST.get("remove"):
+            services.company_logo_remove(actor=request.user, company=company)
+            messages.success(request, _("The logo is removed."))
+        else:
+            form = LogoForm(request.POST, request.FILES)
+            if not form.is_valid():
+                messages.error(request, _("Choose an image file to upload."))
+                return _redirect(request, "companies:profile")
+            services.company_logo_set(
+                actor=request.user, company=company, upload=form.cleaned_data["logo"]
+            )
+            messages.success(request, _("The logo is saved."))
+    except CompanyPermissionDenied as exc:
+        return _denied(request, exc.message)
+    except CompanyError as exc:
+        messages.error(request, exc.message)
+    return _redirect(request, "companies:profile")
+
+
+@login_required
+def members(request: AuthenticatedRequest) -> HttpResponse:
+    company = _target_company(request, for_edit=False)
+    if company is None:
+        return redirect("companies:create")
+    can_manage = selectors.can_manage_company(request.user, company)
+    my_role = selectors.role_in(request.user, company)
+    return render(
+        request,
+        "companies/manage/members.html",
+        {
+            "company": company,
+            "members": list(selectors.members_of(company)),
+            "invitations": list(selectors.pending_invitations(company)) if can_manage else [],
+            "can_manage": can_manage,
+            "can_change_roles": my_role == Role.OWNER or selectors.is_operator(request.user),
+            "my_role": my_role,
+            "invite_form": InviteForm(),
+            "role_choices": RoleForm.base_fields["role"].choices,  # type: ignore[attr-defined]
+            "query": _query(request),
+        },
+    )
+
+
+@login_required
+def invite(request: AuthenticatedRequest) -> HttpResponse:
+    company = _target_company(request, for_edit=True)
+    if company is None:
+        return redirect("companies:create")
+    if not selectors.can_manage_company(request.user, company):
+        return _denied(request, _("Only the owner and the admins can invite people."))
+    form = InviteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            invitation, _secret = services.invitation_create(
+                actor=request.user,
+                company=company,
+                email=form.cleaned_data["email"],
+                role=form.cleaned_data["role"],
+            )
+        except (ValidationError, CompanyError) as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(
+                request, _("We sent an invitation to %(email)s.") % {"email": invitation.email}
+            )
+            return _redirect(request, "companies:members")
+    return render(
+        request,
+        "companies/manage/invite.html",
+        {"company": company, "form": form, "query": _query(request)},
+        status=400 if form.is_bound and form.errors else 200,
+    )
+
+
+def _member_action(request: AuthenticatedRequest, action: Callable[[Company], str]) -> HttpResponse:
+    company = _target_company(request, for_edit=False)
+    if company is None:
+        return redirect("companies:create")
+    try:
+        message = action(company)
+    except CompanyPermissionDenied as exc:
+        return _denied(request, exc.message)
+    except CompanyNotFound:
+        raise
+    except CompanyError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, message)
+    return _redirect(request, "companies:members")
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: AuthenticatedRequest, invitation_id: int) -> HttpResponse:
+    def action(company: Company) -> str:
+        services.invitation_revoke(actor=request.user, company=company, invitation_id=invitation_id)
+        return _("The invitation is withdrawn.")
+
+    return _member_action(request, action)
+
+
+@login_required
+@require_POST
+def member_remove(request: AuthenticatedRequest, membership_id: int) -> HttpResponse:
+    def action(company: Company) -> str:
+        services.member_remove(actor=request.user, company=company, membership_id=membership_id)
+        return _("The member is removed from the company.")
+
+    return _member_action(request, action)
+
+
+@login_required
+@require_POST
+def member_role(request: AuthenticatedRequest, membership_id: int) -> HttpResponse:
+    def action(company: Company) -> str:
+        services.member_role_change(
+            actor=request.user,
+            company=company,
+            membership_id=membership_id,
+            role=request.POST.get("role", ""),
+        )
+        return _("The role is changed.")
+
+    return _member_action(request, action)
+
+
+@login_required
+@require_POST
+def member_make_owner(request: AuthenticatedRequest, membership_id: int) -> HttpResponse:
+    def action(company: Company) -> str:
+        services.ownership_transfer(
+            actor=request.user, company=company, membership_id=membership_id
+        )
+        return _("Ownership is handed over. You are an admin now.")
+
+    return _member_action(request, action)
+
+
+@login_required
+@require_POST
+def leave(request: AuthenticatedRequest) -> HttpResponse:
+    try:
+        services.membership_leave(user=request.user)
+    except CompanyError as exc:
+        messages.error(request, exc.message)
+        return redirect("companies:members")
+    messages.success(request, _("You left the company."))
+    return redirect("accounts:dashboard")
+
+
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """GET shows the invitation; a signed-in user whose email matches accepts it with POST."""
+    invitation = selectors.invitation_by_token(token)
+    problem = selectors.invitation_problem(invitation)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('accounts:login')}?{urlencode({'next': request.path})}")
+        try:
+            services.invitation_accept(user=request.user, token=token)
+        except CompanyError as exc:
+            return render(
+                request,
+                "companies/manage/invitation.html",
+                {"invitation": invitation, "error": exc.message, "token": token},
+                status=400,
+            )
+        messages.success(request, _("Welcome! You are now a member of the company."))
+        return redirect("companies:members")
+    error = None
+    if problem is not None:
+        error = services.invitation_error(problem).message
+    return render(
+        request,
+        "companies/manage/invitation.html",
+        {
+            "invitation": invitation if problem is None else None,
+            "error": error,
+            "token": token,
+            "email_matches": (
+                invitation is not None
+                and request.user.is_authenticated
+                and invitation.email.lower() == request.user.email.lower()
+            ),
+        },
+        status=200 if problem is None else 404,
+    )

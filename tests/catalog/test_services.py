@@ -115,6 +115,8 @@ BAD_INPUT = [
     ({"category_id": "abc"}, "category_id"),
     ({"category_id": 2**70}, "category_id"),
     ({"category_id": None}, "category_id"),
+    ({"category_id": True}, "category_id"),
+    ({"category_id": 1.5}, "category_id"),
     ({"hs_code": "999999"}, "hs_code"),
     ({"hs_code": "12ab"}, "hs_code"),
     ({"origin_country": "ZZ"}, "origin_country"),

@@ -253,13 +253,16 @@ def test_edit_errors_change_nothing(client, cast):
 
 
 def test_publish_unpublish_and_delete_buttons(client, cast):
-    product = make_product(company=cast.company, status=ProductStatus.DRAFT)
+    product = make_product(company=cast.company, status=ProductStatus.DRAFT, slug="board")
     login(client, cast.actor("member"))
     page = client.get(reverse("products:update", kwargs={"pk": product.pk})).content.decode()
     assert reverse("products:publish", kwargs={"pk": product.pk}) in page
     client.post(reverse("products:publish", kwargs={"pk": product.pk}))
     product.refresh_from_db()
     assert product.status == ProductStatus.PUBLISHED
+    page = client.get(reverse("products:update", kwargs={"pk": product.pk})).content.decode()
+    public_url = reverse("catalog:product_detail", kwargs={"pk": product.pk, "slug": product.slug})
+    assert public_url in page
     client.post(reverse("products:unpublish", kwargs={"pk": product.pk}))
     product.refresh_from_db()
     assert product.status == ProductStatus.DRAFT

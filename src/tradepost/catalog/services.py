@@ -250,6 +250,15 @@ def _clean_attributes(value: Any, errors: _Errors) -> list[dict[str, str]]:
     return rows
 
 
+def _category_id(value: Any) -> int:
+    """A positive database id from an int or a string of digits; 0 for anything else."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    return value if isinstance(value, int) and 0 < value < 2**63 else 0
+
+
 def _clean_category(value: Any, errors: _Errors) -> Category | None:
     field = "category_id"
     if value is None or value == "":
@@ -258,11 +267,8 @@ def _clean_category(value: Any, errors: _Errors) -> Category | None:
     if isinstance(value, Category):
         category: Category | None = value
     else:
-        try:
-            pk = int(value)
-        except (TypeError, ValueError):
-            pk = 0
-        category = Category.objects.filter(pk=pk).first() if 0 < pk < 2**63 else None
+        pk = _category_id(value)
+        category = Category.objects.filter(pk=pk).first() if pk else None
     if category is None:
         errors.add(field, _("Choose a category from the list."))
         return None

@@ -1,0 +1,296 @@
+"""Cross-lingual query expansion with the project's bilingual glossary of trade terms.
+
+`expand_query("stainless steel vacuum flask")` finds the longest glossary entries in the
+query and returns their Chinese translations, already analysed for the "words" field, so
+the search service can add them to the query and tell the user ("also searched: 不锈钢保温杯").
+A Chinese query (simplified or traditional) expands to English the same way.
+
+The glossary is `data/glossary.tsv` (English <TAB> simplified Chinese, one pair a line,
+earlier lines preferred), plus the names of the category tree when
+`tradepost/catalog/data/categories.json` is present. It is loaded once per process.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from tradepost.search.analysis import (
+    MAX_QUERY_CHARS,
+    analyze_words,
+    normalize,
+)
+
+#: At most this many translations of one matched term are used (the first in the glossary).
+TRANSLATIONS_PER_TERM = 3
+#: At most this many translations are added to one query.
+MAX_EXPANSIONS = 8
+
+_HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
+_HAN_RUN_RE = re.compile("([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]+)")
+_ALNUM_RE = re.compile(r"[^\W_]")
+# Separators of composite category names ("Bags & Cases", "箱包/皮具").
+_EN_SPLIT_RE = re.compile(r"\s*(?:&|,|/| and )\s*")
+_ZH_SPLIT_RE = re.compile(r"\s*[/、，,&]\s*")
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """What a query adds in the other language.
+
+    `terms` are analysed tokens (as `analyze_words` gives them) to search for; `labels` are
+    the translations in the glossary's display form, to show the user; `matched` are the
+    glossary terms found in the query.
+    """
+
+    terms: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    matched: list[str] = field(default_factory=list)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.terms
+
+
+@dataclass(frozen=True)
+class _Translation:
+    label: str
+    terms: tuple[str, ...]
+
+
+@dataclass
+class Glossary:
+    """The loaded glossary, indexed both ways."""
+
+    #: (english, chinese) pairs in file order, then the category-tree pairs.
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    #: analysed English tokens -> (display form of the English term, Chinese translations)
+    english: dict[tuple[str, ...], tuple[str, list[_Translation]]] = field(default_factory=dict)
+    #: normalised Chinese -> (display form of the Chinese term, English translations)
+    chinese: dict[str, tuple[str, list[_Translation]]] = field(default_factory=dict)
+    max_english_tokens: int = 0
+    max_chinese_chars: int = 0
+
+    def add(self, english: str, chinese: str, *, analysed: dict[str, tuple[str, ...]]) -> bool:
+        english = " ".join(english.lower().split())
+        chinese = "".join(chinese.split())
+        if not english or not chinese or not _HAN_RE.search(chinese):
+            return False
+        if _HAN_RE.search(english):
+            return False
+        english_tokens = _cached_words(english, analysed)
+        chinese_key = normalize(chinese)
+        chinese_tokens = _cached_words(chinese_key, analysed)
+        if not english_tokens or not chinese_tokens:
+            return False
+        self.pairs.append((english, chinese))
+        _, translations = self.english.setdefault(english_tokens, (english, []))
+        if all(t.label != chinese for t in translations):
+            translations.append(_Translation(chinese, chinese_tokens))
+        _, translations = self.chinese.setdefault(chinese_key, (chinese, []))
+        if all(t.label != english for t in translations):
+            translations.append(_Translation(english, english_tokens))
+        self.max_english_tokens = max(self.max_english_tokens, len(english_tokens))
+        self.max_chinese_chars = max(self.max_chinese_chars, len(chinese_key))
+        return True
+
+
+def _cached_words(text: str, analysed: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    tokens = analysed.get(text)
+    if tokens is None:
+        tokens = analysed[text] = tuple(analyze_words(text))
+    return tokens
+
+
+def _read_glossary_file() -> Iterator[tuple[str, str]]:
+    text = resources.files("tradepost.search").joinpath("data/glossary.tsv").read_text("utf-8")
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        english, _, chinese = line.partition("\t")
+        yield english.strip(), chinese.strip()
+
+
+def _category_nodes(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        if isinstance(node.get("name_en"), str) and isinstance(node.get("name_zh_hans"), str):
+            yield node
+        for value in node.values():
+            if isinstance(value, dict | list):
+                yield from _category_nodes(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _category_nodes(item)
+
+
+def category_pairs() -> list[tuple[str, str]]:
+    """(English, Chinese) names from the category tree's data file, when there is one.
+
+    Composite names ("Bags & Cases" / "箱包/皮具") are paired part by part when both sides
+    have the same number of parts, and skipped otherwise.
+    """
+    try:
+        source = resources.files("tradepost.catalog").joinpath("data/categories.json")
+        if not source.is_file():
+            return []
+        tree = json.loads(source.read_text("utf-8"))
+    except (OSError, ValueError, ModuleNotFoundError):
+        return []
+    pairs: list[tuple[str, str]] = []
+    for node in _category_nodes(tree):
+        english_parts = [p for p in _EN_SPLIT_RE.split(node["name_en"].strip()) if p]
+        chinese_parts = [p for p in _ZH_SPLIT_RE.split(node["name_zh_hans"].strip()) if p]
+        if len(english_parts) == len(chinese_parts):
+            pairs.extend(zip(english_parts, chinese_parts, strict=True))
+    return pairs
+
+
+@cache
+def load_glossary() -> Glossary:
+    """The glossary file, then the category names, indexed both ways (once per process)."""
+    glossary = Glossary()
+    analysed: dict[str, tuple[str, ...]] = {}
+    for english, chinese in _read_glossary_file():
+        glossary.add(english, chinese, analysed=analysed)
+    for english, chinese in category_pairs():
+        glossary.add(english, chinese, analysed=analysed)
+    return glossary
+
+
+def glossary_pairs() -> list[tuple[str, str]]:
+    """Every (English, Chinese) pair the glossary holds, in priority order."""
+    return list(load_glossary().pairs)
+
+
+# ---------------------------------------------------------------------------------------
+# Expansion.
+
+
+_Entry = tuple[str, list[_Translation]]
+
+
+def _english_head(tokens: list[str], glossary: Glossary) -> _Entry | None:
+    """The longest glossary term that ends a matched English term (its head noun)."""
+    for start in range(1, len(tokens)):
+        entry = glossary.english.get(tuple(tokens[start:]))
+        if entry is not None:
+            return entry
+    return None
+
+
+def _chinese_head(term: str, glossary: Glossary) -> _Entry | None:
+    """The longest glossary term that ends a matched Chinese term of four characters or more.
+
+    Shorter terms have no useful head: the last two characters of 连衣裙 (dress) are not a
+    kind of dress.
+    """
+    if len(term) < 4:
+        return None
+    for start in range(1, len(term) - 1):
+        entry = glossary.chinese.get(term[start:])
+        if entry is not None:
+            return entry
+    return None
+
+
+def _english_matches(
+    tokens: list[str], glossary: Glossary
+) -> Iterator[tuple[_Entry, _Entry | None]]:
+    """Leftmost-longest glossary terms in a run of English tokens, each with its head."""
+    position = 0
+    while position < len(tokens):
+        longest = min(glossary.max_english_tokens, len(tokens) - position)
+        for length in range(longest, 0, -1):
+            span = tokens[position : position + length]
+            entry = glossary.english.get(tuple(span))
+            if entry is not None:
+                yield entry, _english_head(span, glossary)
+                position += length
+                break
+        else:
+            position += 1
+
+
+def _chinese_matches(text: str, glossary: Glossary) -> Iterator[tuple[_Entry, _Entry | None]]:
+    """Leftmost-longest glossary terms in normalised text, each with its head.
+
+    Terms may mix scripts ("n95口罩", "3d打印机"), so the whole text is scanned, starting
+    only at a Han character or at the start of a word. A one-character term counts only
+    when it stands alone (棉 in "棉 fabric"), never inside a longer run.
+    """
+    size = len(text)
+    position = 0
+    while position < size:
+        char = text[position]
+        is_han = bool(_HAN_RE.match(char))
+        starts_word = is_han or (
+            _ALNUM_RE.match(char) is not None
+            and (position == 0 or _ALNUM_RE.match(text[position - 1]) is None)
+        )
+        if not starts_word:
+            position += 1
+            continue
+        longest = min(glossary.max_chinese_chars, size - position)
+        for length in range(longest, 1, -1):
+            term = text[position : position + length]
+            entry = glossary.chinese.get(term)
+            if entry is not None:
+                yield entry, _chinese_head(term, glossary)
+                position += length
+                break
+        else:
+            if is_han and _stands_alone(text, position):
+                entry = glossary.chinese.get(char)
+                if entry is not None:
+                    yield entry, None
+            position += 1
+
+
+def _stands_alone(text: str, position: int) -> bool:
+    before = text[position - 1] if position > 0 else " "
+    after = text[position + 1] if position + 1 < len(text) else " "
+    return not _HAN_RE.match(before) and not _HAN_RE.match(after)
+
+
+def expand_query(text: str) -> Expansion:
+    """Translate the glossary terms found in a query into the other language.
+
+    English terms are matched on analysed tokens (so "Vacuum Flasks" matches "vacuum
+    flask"), longest first ("stainless steel vacuum flask" before "stainless steel");
+    Chinese terms are matched in the folded query (traditional 鋼筆 finds 钢笔), longest
+    first. Never raises for any `str`.
+    """
+    if not isinstance(text, str):
+        return Expansion()
+    normalized = normalize(text[: MAX_QUERY_CHARS * 4])[:MAX_QUERY_CHARS]
+    if not normalized:
+        return Expansion()
+    glossary = load_glossary()
+    found: list[tuple[_Entry, _Entry | None]] = []
+    for index, part in enumerate(_HAN_RUN_RE.split(normalized)):
+        if index % 2 == 0 and part.strip():
+            found.extend(_english_matches(analyze_words(part), glossary))
+    if _HAN_RE.search(normalized):
+        found.extend(_chinese_matches(normalized, glossary))
+    # Whole terms first, then their heads ("不锈钢保温杯", then "保温杯").
+    entries = [entry for entry, _ in found] + [head for _, head in found if head is not None]
+
+    terms: dict[str, None] = {}
+    labels: dict[str, None] = {}
+    matched: dict[str, None] = {}
+    for source, translations in entries:
+        if len(labels) >= MAX_EXPANSIONS:
+            break
+        matched[source] = None
+        for translation in translations[:TRANSLATIONS_PER_TERM]:
+            if len(labels) >= MAX_EXPANSIONS:
+                break
+            labels[translation.label] = None
+            for token in translation.terms:
+                terms[token] = None
+    return Expansion(terms=list(terms), labels=list(labels), matched=list(matched))

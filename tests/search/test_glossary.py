@@ -1,0 +1,217 @@
+"""The bilingual glossary and cross-lingual query expansion."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import pytest
+
+from tradepost.search import glossary as glossary_module
+from tradepost.search.analysis import analyze_words
+from tradepost.search.glossary import (
+    MAX_EXPANSIONS,
+    Expansion,
+    expand_query,
+    glossary_pairs,
+    load_glossary,
+)
+
+HAN = re.compile("[\u4e00-\u9fff]")
+
+
+def _file_pairs() -> list[tuple[str, str]]:
+    text = resources.files("tradepost.search").joinpath("data/glossary.tsv").read_text("utf-8")
+    pairs = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        assert len(fields) == 2, f"line {number}: {line!r}"
+        pairs.append((fields[0], fields[1]))
+    return pairs
+
+
+def test_glossary_file_has_at_least_3000_distinct_clean_pairs():
+    pairs = _file_pairs()
+    assert len(set(pairs)) >= 3_000
+    assert len(set(pairs)) == len(pairs), "duplicate lines"
+    for english, chinese in pairs:
+        assert english and chinese
+        assert english == english.strip().lower() and "  " not in english
+        assert not HAN.search(english), english
+        assert HAN.search(chinese), chinese
+        assert chinese == chinese.strip() and " " not in chinese
+        assert len(english) <= 60 and len(chinese) <= 12
+
+
+def test_every_pair_is_loaded():
+    loaded = set(glossary_pairs())
+    assert set(_file_pairs()) <= loaded
+
+
+def test_glossary_covers_many_industries():
+    english = {english for english, _ in glossary_pairs()}
+    for term in [
+        "stainless steel",
+        "cotton",
+        "pet",
+        "abs",
+        "waterproof",
+        "wireless",
+        "portable",
+        "wholesale",
+        "oem",
+        "factory",
+        "supplier",
+        "vacuum flask",
+        "ballpoint pen",
+        "power bank",
+        "solar panel",
+        "lithium battery",
+        "excavator",
+        "brake pad",
+        "t-shirt",
+        "packaging box",
+        "face mask",
+        "sofa",
+        "tile",
+        "fertilizer",
+        "green tea",
+        "building blocks",
+        "wheelchair",
+    ]:
+        assert term in english, term
+
+
+def test_load_is_cached():
+    assert load_glossary() is load_glossary()
+
+
+# --- English -> Chinese -------------------------------------------------------------------
+
+
+def test_stainless_steel_vacuum_flask_expands_to_chinese():
+    expansion = expand_query("stainless steel vacuum flask")
+    assert "不锈钢保温杯" in expansion.labels
+    assert "保温杯" in expansion.labels
+    assert {"不锈钢", "保温杯"} <= set(expansion.terms)
+
+
+def test_english_matching_is_analysed():
+    # Case, plural and full-width forms match the same entry.
+    for query in ["Stainless Steel Vacuum Flasks", "ＳＴＡＩＮＬＥＳＳ steel vacuum FLASK"]:
+        assert "不锈钢保温杯" in expand_query(query).labels
+
+
+def test_ballpoint_pen_expands_to_chinese():
+    expansion = expand_query("ballpoint pen")
+    assert expansion.labels[0] == "圆珠笔"
+    assert "圆珠笔" in expansion.terms
+
+
+def test_longest_english_term_wins_and_parts_are_matched():
+    expansion = expand_query("power bank wireless")
+    assert expansion.labels[:2] == ["充电宝", "移动电源"]
+    assert "无线" in expansion.labels
+    assert "银行" not in expansion.labels
+
+
+# --- Chinese -> English -------------------------------------------------------------------
+
+
+def test_ballpoint_pen_in_chinese_expands_to_english():
+    expansion = expand_query("圆珠笔")
+    assert expansion.labels[0] == "ballpoint pen"
+    assert {"ballpoint", "pen"} <= set(expansion.terms)
+
+
+def test_traditional_chinese_is_folded_before_lookup():
+    expansion = expand_query("鋼筆")
+    assert expansion.labels == ["fountain pen"]
+    assert expansion.terms == analyze_words("fountain pen")
+    assert expand_query("不鏽鋼保溫杯").labels == expand_query("不锈钢保温杯").labels
+
+
+def test_chinese_compound_expands_with_its_head():
+    expansion = expand_query("不锈钢保温杯")
+    assert expansion.labels[0] == "stainless steel vacuum flask"
+    assert "vacuum flask" in expansion.labels
+    assert expansion.matched[:2] == ["不锈钢保温杯", "保温杯"]
+
+
+def test_mixed_script_terms_match():
+    assert "n95 mask" in expand_query("N95口罩").labels
+    assert "3d printer" in expand_query("3D打印机").labels
+
+
+def test_terms_are_analysed_tokens():
+    for query in ["圆珠笔", "stainless steel vacuum flask", "蓝牙耳机", "solar panel"]:
+        expansion = expand_query(query)
+        assert expansion.terms
+        analysed = set()
+        for label in expansion.labels:
+            analysed.update(analyze_words(label))
+        assert set(expansion.terms) == analysed
+
+
+def test_expansion_is_bounded():
+    expansion = expand_query(" ".join(english for english, _ in glossary_pairs()[:200]))
+    assert len(expansion.labels) <= MAX_EXPANSIONS
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "   ",
+        "\ud800",
+        "\x00\x01",
+        "!!!",
+        "AND OR NOT * : ( )",
+        "'; DROP TABLE x; --",
+        "x" * 10_000,
+        "保温杯" * 5_000,
+        "zzzqqq",
+    ],
+)
+def test_expansion_never_raises(query):
+    expansion = expand_query(query)
+    assert isinstance(expansion, Expansion)
+    for token in expansion.terms:
+        assert token and not any(ch.isspace() for ch in token)
+
+
+def test_nothing_to_expand():
+    assert expand_query("zzzqqq").is_empty
+    assert expand_query("").labels == []
+
+
+# --- category names -----------------------------------------------------------------------
+
+
+def test_category_names_are_folded_in(monkeypatch):
+    monkeypatch.setattr(
+        glossary_module,
+        "category_pairs",
+        lambda: [("Widget Sprockets", "小部件链轮"), ("Fancy Gizmos", "花哨小玩意")],
+    )
+    glossary_module.load_glossary.cache_clear()
+    try:
+        assert expand_query("widget sprocket").labels[0] == "小部件链轮"
+        assert expand_query("花哨小玩意").labels == ["fancy gizmos"]
+    finally:
+        glossary_module.load_glossary.cache_clear()
+
+
+def test_category_tree_nodes_are_read_recursively():
+    tree = [
+        {
+            "name_en": "Bags & Cases",
+            "name_zh_hans": "箱包/皮具",
+            "children": [{"name_en": "Backpacks", "name_zh_hans": "双肩包", "children": []}],
+        },
+        {"name_en": "Home & Garden", "name_zh_hans": "家居园艺"},
+    ]
+    nodes = list(glossary_module._category_nodes(tree))
+    assert [node["name_en"] for node in nodes] == ["Bags & Cases", "Backpacks", "Home & Garden"]

@@ -106,12 +106,19 @@ def test_change_email_applies_only_when_confirmed(
     assert client.get(path).status_code == 200
     user.refresh_from_db()
     assert user.email == "old@example.com"
-    response = client.post(path)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(path)
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.email == "new@example.com"
     assert user.is_email_verified
     assert _can_log_in(client, "new@example.com", PASSWORD)
+
+    # The previous address is told.
+    notice = mailoutbox[1]
+    assert notice.to == ["old@example.com"]
+    assert "new@example.com" in notice.body
+    assert notice.extra_headers["Content-Language"] == "zh-hant"
 
     # The same link does nothing more.
     assert client.post(path).status_code == 400

@@ -212,6 +212,7 @@ def email_change_confirm(*, token: str) -> User:
     new_email = _clean_email(claim.new_email)
     if _email_taken(new_email, exclude_user_id=user.pk):
         raise _taken_error()
+    old_email = user.email
     user.email = new_email
     user.email_verified_at = timezone.now()
     try:
@@ -219,6 +220,17 @@ def email_change_confirm(*, token: str) -> User:
             user.save(update_fields=["email", "email_verified_at"])
     except IntegrityError:
         raise _taken_error() from None
+    # Tell the previous address, so a hijacked session cannot move an account unnoticed.
+    language = user_language(user)
+    with translation.override(language):
+        reset_link = absolute_url(reverse("accounts:password_reset"))
+    queue_email(
+        to=old_email,
+        subject=gettext_lazy("The email address of your Tradepost account was changed"),
+        template="email_changed",
+        context={"user": user, "new_email": new_email, "reset_link": reset_link},
+        language=language,
+    )
     return user
 
 

@@ -82,6 +82,7 @@ def make_product(
     company = company or make_company()
     product = Product.objects.create(
         company=company,
+        slug=fields.pop("slug", "product"),
         title=fields.pop("title", f"Stainless steel vacuum flask {next(_seq)}"),
         category=fields.pop("category", None) or leaf_category(),
         moq=fields.pop("moq", Decimal("100")),

@@ -1,13 +1,48 @@
+"""`tradepost worker`: queued tasks (emails, webhooks...) and the search indexer."""
+
+from __future__ import annotations
+
+import threading
+
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from tradepost.search.indexer import apply_outbox, run_indexer_loop
+
 
 class Command(BaseCommand):
-    help = "Run the background worker (emails and other queued side effects)."
+    help = (
+        "Run the background worker: queued tasks (emails and other side effects) and the "
+        "search indexer, which applies catalogue changes to the search index."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--batch", action="store_true", help="Run queued tasks, then exit.")
+        parser.add_argument(
+            "--batch", action="store_true", help="Run queued tasks and index changes, then exit."
+        )
+        parser.add_argument(
+            "--no-indexer", action="store_true", help="Do not run the search indexer."
+        )
 
     def handle(self, *args, **options):
-        extra = ["--batch"] if options["batch"] else []
-        call_command("db_worker", "--queue-name", "*", *extra)
+        if options["batch"]:
+            if not options["no_indexer"]:
+                apply_outbox()
+            call_command("db_worker", "--queue-name", "*", "--batch")
+            return
+        if options["no_indexer"]:
+            call_command("db_worker", "--queue-name", "*")
+            return
+        # The task worker owns the main thread (it installs the SIGTERM/SIGINT handlers and
+        # exits through SystemExit); the indexer runs beside it and is stopped on the way out,
+        # after finishing the batch it is applying.
+        stop = threading.Event()
+        indexer = threading.Thread(
+            target=run_indexer_loop, args=(stop,), name="search-indexer", daemon=True
+        )
+        indexer.start()
+        try:
+            call_command("db_worker", "--queue-name", "*")
+        finally:
+            stop.set()
+            indexer.join(timeout=30)

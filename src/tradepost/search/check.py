@@ -1,0 +1,131 @@
+"""Comparing the search index with the database (`tradepost reindex --check`).
+
+A product document is stale when its recorded `updated_at` (or its company's) differs from
+the database's. Category renames do not change those stamps; a rename is applied through the
+outbox like any change, but the check cannot see a missed one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Max
+from tantivy import FieldType, Occur, Query
+
+from tradepost.catalog.models import Product, ProductStatus
+from tradepost.companies.models import Company
+from tradepost.search.index import KIND_COMPANY, KIND_PRODUCT, read_state, schema, searcher
+from tradepost.search.models import IndexOutbox
+
+_CHUNK = 50_000
+
+
+@dataclass
+class CheckReport:
+    indexed_products: int = 0
+    indexed_companies: int = 0
+    published_products: int = 0
+    companies: int = 0
+    pending_rows: int = 0
+    missing: list[int] = field(default_factory=list)
+    stale: list[int] = field(default_factory=list)
+    extra: list[int] = field(default_factory=list)
+    missing_companies: list[int] = field(default_factory=list)
+    stale_companies: list[int] = field(default_factory=list)
+    extra_companies: list[int] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (
+            self.missing
+            or self.stale
+            or self.extra
+            or self.missing_companies
+            or self.stale_companies
+            or self.extra_companies
+        )
+
+
+def _microseconds(value) -> int:
+    return int(value.timestamp() * 1_000_000) if value else 0
+
+
+def indexed_versions(kind: str) -> dict[int, tuple[int, int]]:
+    """id -> (version, company_version) of every document of `kind` in the index."""
+    s = searcher()
+    kind_query = Query.term_query(schema(), "kind", kind)
+    found: dict[int, tuple[int, int]] = {}
+    top = s.search(kind_query, 1, True, "id", 0).hits
+    if not top:
+        return found
+    max_id = int(s.fast_field_values("id", [top[0][1]])[0] or 0)
+    for low in range(0, max_id + 1, _CHUNK):
+        chunk_query = Query.boolean_query(
+            [
+                (Occur.Must, kind_query),
+                (
+                    Occur.Must,
+                    Query.range_query(schema(), "id", FieldType.Unsigned, low, low + _CHUNK - 1),
+                ),
+            ]
+        )
+        hits = s.search(chunk_query, _CHUNK + 1, False).hits
+        addresses = [address for _score, address in hits]
+        if not addresses:
+            continue
+        ids = s.fast_field_values("id", addresses)
+        versions = s.fast_field_values("version", addresses)
+        company_versions = s.fast_field_values("company_version", addresses)
+        for doc_id, version, company_version in zip(ids, versions, company_versions, strict=True):
+            if doc_id is None:
+                continue
+            if int(doc_id) in found:
+                # Two documents for one object: report it as stale.
+                found[int(doc_id)] = (-1, -1)
+            else:
+                found[int(doc_id)] = (int(version or 0), int(company_version or 0))
+    return found
+
+
+def check_index() -> CheckReport:
+    report = CheckReport()
+    state = read_state()
+    last = IndexOutbox.objects.aggregate(last=Max("id"))["last"] or 0
+    report.pending_rows = (
+        IndexOutbox.objects.filter(id__gt=state.position).count() if state else last
+    )
+
+    indexed = indexed_versions(KIND_PRODUCT)
+    report.indexed_products = len(indexed)
+    seen: set[int] = set()
+    rows = (
+        Product.objects.filter(status=ProductStatus.PUBLISHED)
+        .order_by("id")
+        .values_list("id", "updated_at", "company__updated_at")
+        .iterator(chunk_size=5000)
+    )
+    for product_id, updated_at, company_updated_at in rows:
+        report.published_products += 1
+        seen.add(product_id)
+        versions = indexed.get(product_id)
+        if versions is None:
+            report.missing.append(product_id)
+        elif versions != (_microseconds(updated_at), _microseconds(company_updated_at)):
+            report.stale.append(product_id)
+    report.extra = sorted(set(indexed) - seen)
+
+    indexed_companies = indexed_versions(KIND_COMPANY)
+    report.indexed_companies = len(indexed_companies)
+    seen = set()
+    for company_id, updated_at in (
+        Company.objects.order_by("id").values_list("id", "updated_at").iterator(chunk_size=5000)
+    ):
+        report.companies += 1
+        seen.add(company_id)
+        versions = indexed_companies.get(company_id)
+        if versions is None:
+            report.missing_companies.append(company_id)
+        elif versions[0] != _microseconds(updated_at):
+            report.stale_companies.append(company_id)
+    report.extra_companies = sorted(set(indexed_companies) - seen)
+    return report

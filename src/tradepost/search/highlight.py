@@ -1,0 +1,88 @@
+"""Highlighting of matched words in a title, CJK-aware.
+
+The index holds analysed tokens, not offsets into the original text, so highlighting is done
+here on the text as written: Latin words are analysed one by one and marked when their token
+is a query token ("Flasks" matches the query "flask"); Chinese runs are folded to simplified
+character by character (so a traditional title lights up for a simplified query) and every
+occurrence of a query word or bigram is marked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from tradepost.search.analysis import analyze_words, normalize
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+_CJK_RUN_RE = re.compile(f"[{_CJK}]+")
+_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
+# Letters/digits runs that are not CJK (the analyser's view of a Latin word, roughly).
+_WORD_RE = re.compile(rf"(?:(?![{_CJK}])[^\W_])+(?:\.\d+(?:(?![{_CJK}])[^\W_])*)*")
+
+
+def is_cjk_token(token: str) -> bool:
+    return bool(token) and all(_CJK_CHAR_RE.match(ch) for ch in token)
+
+
+def _fold_run(run: str) -> str:
+    """`run` folded to simplified Chinese, one character per character of `run`."""
+    folded = normalize(run)
+    if len(folded) == len(run):
+        return folded
+    chars = []
+    for ch in run:
+        one = normalize(ch)
+        chars.append(one if len(one) == 1 else ch)
+    return "".join(chars)
+
+
+def highlight_spans(text: str, terms: Collection[str]) -> list[tuple[int, int]]:
+    """Sorted, merged (start, end) character spans of `text` that match `terms` (analysed
+    query tokens: stemmed Latin words, CJK words and bigrams)."""
+    if not text or not terms:
+        return []
+    marks = bytearray(len(text))
+    term_set = set(terms)
+    cjk_terms = sorted((t for t in term_set if is_cjk_token(t)), key=len, reverse=True)
+    if any(not is_cjk_token(t) for t in term_set):
+        for match in _WORD_RE.finditer(text):
+            tokens = analyze_words(match.group())
+            if tokens and any(token in term_set for token in tokens):
+                marks[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
+    if cjk_terms:
+        for run_match in _CJK_RUN_RE.finditer(text):
+            folded = _fold_run(run_match.group())
+            base = run_match.start()
+            for term in cjk_terms:
+                start = folded.find(term)
+                while start != -1:
+                    marks[base + start : base + start + len(term)] = b"\x01" * len(term)
+                    start = folded.find(term, start + 1)
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(marks):
+        if marks[index]:
+            end = index
+            while end < len(marks) and marks[end]:
+                end += 1
+            spans.append((index, end))
+            index = end
+        else:
+            index += 1
+    return spans
+
+
+def highlight_html(text: str, terms: Collection[str]) -> SafeString:
+    """`text`, HTML-escaped, with matches wrapped in <mark>."""
+    parts: list[str] = []
+    last = 0
+    for start, end in highlight_spans(text, terms):
+        parts.append(escape(text[last:start]))
+        parts.append(f"<mark>{escape(text[start:end])}</mark>")
+        last = end
+    parts.append(escape(text[last:]))
+    return mark_safe("".join(parts))

@@ -1,0 +1,469 @@
+"""The tantivy index: its schema, where it lives, how documents are built, and its state file.
+
+One index holds products and companies (a `kind` field tells them apart), so the indexer
+applies a batch of outbox rows with one commit. Text arrives pre-analysed by
+`tradepost.search.analysis` and is indexed with tantivy's whitespace tokenizer, so indexing
+and querying share one pipeline. Each process opens the index once; its reader reloads by
+itself when another process commits.
+
+The directory is `settings.TRADEPOST_INDEX_DIR` (default `TRADEPOST_HOME/index`) with one
+sub-folder per schema version, so a new release with a new schema builds beside the old one.
+Next to it, `v<N>.state.json` records the last outbox row the index has applied.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import tantivy
+from django.conf import settings
+
+from tradepost.search.analysis import analyze_cjk_grams, analyze_words, normalize
+from tradepost.search.documents import (
+    MAX_CATEGORY_DEPTH,
+    CategoryTree,
+    CompanyRecord,
+    ProductRecord,
+)
+from tradepost.search.rates import to_usd
+
+logger = logging.getLogger(__name__)
+
+#: Bump when the schema or the way documents are built changes; a new folder is built.
+SCHEMA_VERSION = 1
+
+KIND_PRODUCT = "product"
+KIND_COMPANY = "company"
+
+#: Tokens longer than this are noise (and tantivy refuses very long terms).
+MAX_TOKEN_CHARS = 60
+#: Description text beyond this many characters is not indexed.
+MAX_DESCRIPTION_CHARS = 4000
+#: Suggestions are cut to this many characters (at a word boundary when possible).
+MAX_SUGGESTION_CHARS = 60
+
+#: The text fields of product documents and their weights in relevance.
+PRODUCT_WORD_FIELDS = {"title_words": 3.0, "extra_words": 1.5, "desc_words": 1.0}
+PRODUCT_GRAM_FIELDS = {"title_grams": 1.2, "extra_grams": 0.6, "desc_grams": 0.4}
+COMPANY_WORD_FIELDS = {"name_words": 3.0, "cproducts_words": 1.5, "cdesc_words": 0.8}
+COMPANY_GRAM_FIELDS = {"name_grams": 1.2, "cproducts_grams": 0.6, "cdesc_grams": 0.3}
+CATEGORY_FIELDS = [f"cat{depth}" for depth in range(MAX_CATEGORY_DEPTH + 1)]
+
+#: Sort keys for listings without a USD price (they sort after priced listings either way).
+NO_PRICE_ASC = 1e15
+NO_PRICE_DESC = -1.0
+
+
+def build_schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    sb.add_text_field("key", tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("kind", tokenizer_name="raw", index_option="basic")
+    sb.add_unsigned_field("id", indexed=True, fast=True)
+    sb.add_integer_field("version", fast=True)
+    sb.add_integer_field("company_version", fast=True)
+    # Text, already analysed. Only the title words keep positions (phrase boost).
+    sb.add_text_field("title_words", tokenizer_name="whitespace", index_option="position")
+    for name in ("extra_words", "desc_words", *PRODUCT_GRAM_FIELDS):
+        sb.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
+    sb.add_text_field("name_words", tokenizer_name="whitespace", index_option="position")
+    for name in ("cproducts_words", "cdesc_words", *COMPANY_GRAM_FIELDS):
+        sb.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
+    # Suggestions: normalised titles, category and company names (stored), and every
+    # prefix of each of them (spaces written as "_") to find them by.
+    sb.add_text_field("suggest", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("suggest_prefix", tokenizer_name="whitespace", index_option="basic")
+    # Filters, facets and sorts.
+    sb.add_unsigned_field("company_id", indexed=True, fast=True)
+    for name in CATEGORY_FIELDS:
+        sb.add_unsigned_field(name, indexed=True, fast=True)
+    for name in ("country", "language", "incoterms", "business_types"):
+        sb.add_text_field(name, tokenizer_name="raw", index_option="basic", fast=True)
+    sb.add_boolean_field("verified", indexed=True, fast=True)
+    for name in ("moq", "price_min_usd", "price_max_usd"):
+        sb.add_float_field(name, indexed=True, fast=True)
+    sb.add_float_field("price_asc", fast=True)
+    sb.add_float_field("price_desc", fast=True)
+    sb.add_unsigned_field("lead_time", indexed=True, fast=True)
+    sb.add_date_field("published", indexed=True, fast=True)
+    sb.add_float_field("quality", fast=True)
+    sb.add_float_field("boost", fast=True)
+    return sb.build()
+
+
+# ---------------------------------------------------------------------------------------
+# Location and the per-process index object.
+
+
+def index_root() -> Path:
+    configured = getattr(settings, "TRADEPOST_INDEX_DIR", None)
+    return Path(configured) if configured else Path(settings.HOME) / "index"
+
+
+def index_dir() -> Path:
+    return index_root() / f"v{SCHEMA_VERSION}"
+
+
+def state_path() -> Path:
+    return index_root() / f"v{SCHEMA_VERSION}.state.json"
+
+
+_schema: tantivy.Schema | None = None
+_indexes: dict[str, tantivy.Index] = {}
+_open_lock = threading.Lock()
+
+
+def schema() -> tantivy.Schema:
+    global _schema
+    if _schema is None:
+        _schema = build_schema()
+    return _schema
+
+
+def get_index() -> tantivy.Index:
+    """This process's handle on the index, created empty when it does not exist yet."""
+    path = index_dir()
+    key = str(path)
+    index = _indexes.get(key)
+    if index is not None:
+        return index
+    with _open_lock:
+        index = _indexes.get(key)
+        if index is None:
+            path.mkdir(parents=True, exist_ok=True)
+            try:
+                index = tantivy.Index(schema(), path=key, reuse=True)
+            except ValueError:
+                # Another process created it at the same moment.
+                index = tantivy.Index.open(key)
+            _indexes[key] = index
+    return index
+
+
+def forget_indexes() -> None:
+    """Drop this process's index handles (tests switch folders between tests)."""
+    with _open_lock:
+        _indexes.clear()
+
+
+def searcher() -> tantivy.Searcher:
+    return get_index().searcher()
+
+
+class IndexBusy(Exception):
+    """Another indexer (in this or another process) holds the index writer."""
+
+
+def term_query(field_name: str, value: Any) -> tantivy.Query:
+    return tantivy.Query.term_query(schema(), field_name, value)
+
+
+class IndexWriter:
+    """The index's single writer, wrapped so that leaving `index_writer()` really releases
+    it (and its lock) even if a caller keeps a reference to this object."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer: Any = writer
+
+    @property
+    def _live(self) -> Any:
+        if self._writer is None:
+            raise RuntimeError("the index writer was released")
+        return self._writer
+
+    def add(self, doc: tantivy.Document) -> None:
+        self._live.add_document(doc)
+
+    def delete_term(self, field_name: str, value: Any) -> None:
+        # By query: deleting by term does not match unsigned fields in tantivy-py.
+        self._live.delete_documents_by_query(term_query(field_name, value))
+
+    def delete_all(self) -> None:
+        self._live.delete_all_documents()
+
+    def commit(self) -> None:
+        self._live.commit()
+
+    def rollback(self) -> None:
+        self._live.rollback()
+
+    def release(self) -> None:
+        self._writer = None
+
+
+@contextmanager
+def index_writer(*, heap_bytes: int = 64_000_000, threads: int = 1) -> Iterator[IndexWriter]:
+    """The index's single writer; uncommitted changes roll back on error, and the writer
+    (with its lock) is released on exit. Raises IndexBusy when another holds it."""
+    index = get_index()
+    try:
+        raw = index.writer(heap_size=heap_bytes, num_threads=threads)
+    except ValueError as exc:
+        if "lock" in str(exc).lower():
+            raise IndexBusy(str(exc)) from exc
+        raise
+    writer = IndexWriter(raw)
+    del raw
+    try:
+        yield writer
+    except BaseException:
+        try:
+            writer.rollback()
+        except Exception:  # pragma: no cover - rollback after a fatal error
+            logger.exception("search index rollback failed")
+        raise
+    finally:
+        writer.release()
+        index.reload()
+
+
+# ---------------------------------------------------------------------------------------
+# The state file: the outbox position the index has applied.
+
+
+@dataclass
+class IndexState:
+    #: Every outbox row with id <= position has been applied, except those in `holes`.
+    position: int = 0
+    #: Ids below `position` that had no committed row when the position passed them (a
+    #: transaction still open, or rolled back); id -> unix time first seen. They are looked
+    #: for again until they expire.
+    holes: dict[int, float] = field(default_factory=dict)
+    #: Unix time of the last apply or rebuild.
+    applied_at: float = 0.0
+    built_at: float = 0.0
+
+
+def read_state() -> IndexState | None:
+    """The recorded state, or None when the index has never been built."""
+    try:
+        raw = json.loads(state_path().read_text("utf-8"))
+        return IndexState(
+            position=int(raw["position"]),
+            holes={int(k): float(v) for k, v in raw.get("holes", {}).items()},
+            applied_at=float(raw.get("applied_at", 0)),
+            built_at=float(raw.get("built_at", 0)),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_state(state: IndexState) -> None:
+    """Replace the state file atomically (write a temporary file, then rename)."""
+    path = state_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(
+        json.dumps(
+            {
+                "schema": SCHEMA_VERSION,
+                "position": state.position,
+                "holes": {str(k): v for k, v in state.holes.items()},
+                "applied_at": state.applied_at,
+                "built_at": state.built_at,
+            }
+        ),
+        "utf-8",
+    )
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------------------------------
+# Documents.
+
+
+def product_key(product_id: int) -> str:
+    return f"p:{product_id}"
+
+
+def company_key(company_id: int) -> str:
+    return f"c:{company_id}"
+
+
+def _join(tokens: Iterable[str]) -> str:
+    return " ".join(t for t in tokens if len(t) <= MAX_TOKEN_CHARS)
+
+
+def _unique_join(tokens: Iterable[str]) -> str:
+    return _join(dict.fromkeys(tokens))
+
+
+def _words(texts: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for text in texts:
+        if text:
+            out.extend(analyze_words(text))
+    return out
+
+
+def _grams(texts: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for text in texts:
+        if text:
+            out.extend(analyze_cjk_grams(text))
+    return out
+
+
+def suggestion_key(text: str) -> str:
+    """The normalised form of a suggestion, cut at a word boundary."""
+    key = normalize(text)
+    if len(key) > MAX_SUGGESTION_CHARS:
+        cut = key[:MAX_SUGGESTION_CHARS]
+        space = cut.rfind(" ")
+        key = cut[:space] if space > MAX_SUGGESTION_CHARS // 2 else cut
+    return key.strip()
+
+
+#: Prefixes longer than this are not indexed; a longer typed prefix is cut to this length.
+MAX_PREFIX_CHARS = 24
+
+
+def prefix_token(text: str) -> str:
+    """A normalised prefix as one whitespace-free token."""
+    return text[:MAX_PREFIX_CHARS].rstrip().replace(" ", "_")
+
+
+def _add_suggestions(doc: tantivy.Document, keys: Iterable[str]) -> None:
+    keys = sorted({key for key in keys if key})
+    prefixes: set[str] = set()
+    for key in keys:
+        doc.add_text("suggest", key)
+        for end in range(1, min(len(key), MAX_PREFIX_CHARS) + 1):
+            if key[end - 1] != " ":
+                prefixes.add(prefix_token(key[:end]))
+    doc.add_text("suggest_prefix", " ".join(sorted(prefixes)))
+
+
+def _microseconds(value: datetime | None) -> int:
+    return int(value.timestamp() * 1_000_000) if value else 0
+
+
+def _utc(value: datetime) -> datetime:
+    return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def quality_score(record: ProductRecord) -> float:
+    """Completeness of a listing in [0, 1]: photos, description, attributes, translations,
+    price and lead time. It breaks ties in relevance; it never hides a listing."""
+    score = 0.35 * min(record.image_count, 3) / 3
+    score += 0.25 * min(len(record.description) / 400, 1.0)
+    score += 0.15 * min(len(record.attributes) / 8, 1.0)  # names and values: 4 attributes
+    score += 0.10 if record.translations else 0.0
+    score += 0.10 if record.price_min is not None else 0.0
+    score += 0.05 if record.lead_time_days is not None else 0.0
+    return round(min(score, 1.0), 4)
+
+
+def rank_boost(quality: float) -> float:
+    """The `boost` fast field. tantivy multiplies a score by log2(2 + boost); this makes the
+    factor 1 + 0.1 * quality, at most 10%: enough to order equal matches, never enough to
+    outrank a better match."""
+    return 2 ** (1 + 0.1 * quality) - 2
+
+
+def product_document(record: ProductRecord, tree: CategoryTree) -> tantivy.Document:
+    doc = tantivy.Document()
+    doc.add_text("key", product_key(record.id))
+    doc.add_text("kind", KIND_PRODUCT)
+    doc.add_unsigned("id", record.id)
+    doc.add_integer("version", _microseconds(record.updated_at))
+    doc.add_integer("company_version", _microseconds(record.company.updated_at))
+
+    titles = [record.title, *(title for _lang, title, _desc in record.translations)]
+    descriptions = [
+        record.description[:MAX_DESCRIPTION_CHARS],
+        *(desc[:MAX_DESCRIPTION_CHARS] for _lang, _title, desc in record.translations),
+    ]
+    lineage = tree.lineage(record.category_id)
+    category_names = [name for node in lineage for name in node.names]
+    company_names = [record.company.legal_name, record.company.english_name]
+    extra = [record.keywords, *record.attributes, *category_names, *company_names]
+
+    doc.add_text("title_words", _join(_words(titles)))
+    doc.add_text("title_grams", _join(_grams(titles)))
+    doc.add_text("desc_words", _join(_words(descriptions)))
+    doc.add_text("desc_grams", _join(_grams(descriptions)))
+    doc.add_text("extra_words", _unique_join(_words(extra)))
+    doc.add_text("extra_grams", _unique_join(_grams(extra)))
+
+    suggestions = {suggestion_key(t) for t in titles}
+    if lineage:
+        suggestions.update(suggestion_key(name) for name in lineage[-1].names)
+    suggestions.update(suggestion_key(name) for name in company_names if name)
+    _add_suggestions(doc, suggestions)
+
+    doc.add_unsigned("company_id", record.company.id)
+    for node in lineage[: MAX_CATEGORY_DEPTH + 1]:
+        doc.add_unsigned(CATEGORY_FIELDS[min(node.depth, MAX_CATEGORY_DEPTH)], node.id)
+    if record.company.country:
+        doc.add_text("country", record.company.country)
+    doc.add_boolean("verified", record.company.is_verified)
+    if record.original_language:
+        doc.add_text("language", record.original_language)
+    for code in dict.fromkeys(record.incoterms):
+        doc.add_text("incoterms", code)
+    doc.add_float("moq", float(record.moq))
+
+    price_min = to_usd(record.price_min, record.currency)
+    price_max = to_usd(record.price_max, record.currency)
+    if price_min is None:
+        price_min = price_max
+    if price_max is None:
+        price_max = price_min
+    if price_min is not None and price_max is not None:
+        doc.add_float("price_min_usd", price_min)
+        doc.add_float("price_max_usd", price_max)
+    doc.add_float("price_asc", price_min if price_min is not None else NO_PRICE_ASC)
+    doc.add_float("price_desc", price_max if price_max is not None else NO_PRICE_DESC)
+    if record.lead_time_days is not None:
+        doc.add_unsigned("lead_time", int(record.lead_time_days))
+    doc.add_date("published", _utc(record.published_at or record.updated_at))
+    quality = quality_score(record)
+    doc.add_float("quality", quality)
+    doc.add_float("boost", rank_boost(quality))
+    return doc
+
+
+def company_quality(record: CompanyRecord) -> float:
+    score = 0.4 if record.is_verified else 0.0
+    score += 0.3 * min(len(record.description) / 300, 1.0)
+    score += 0.3 if record.main_products else 0.0
+    return round(score, 4)
+
+
+def company_document(record: CompanyRecord) -> tantivy.Document:
+    doc = tantivy.Document()
+    doc.add_text("key", company_key(record.id))
+    doc.add_text("kind", KIND_COMPANY)
+    doc.add_unsigned("id", record.id)
+    doc.add_unsigned("company_id", record.id)
+    doc.add_integer("version", _microseconds(record.updated_at))
+    doc.add_integer("company_version", _microseconds(record.updated_at))
+    names = [record.legal_name, record.english_name]
+    description = record.description[:MAX_DESCRIPTION_CHARS]
+    doc.add_text("name_words", _join(_words(names)))
+    doc.add_text("name_grams", _join(_grams(names)))
+    doc.add_text("cproducts_words", _join(_words([record.main_products])))
+    doc.add_text("cproducts_grams", _join(_grams([record.main_products])))
+    doc.add_text("cdesc_words", _join(_words([description])))
+    doc.add_text("cdesc_grams", _join(_grams([description])))
+    _add_suggestions(doc, (suggestion_key(name) for name in names if name))
+    if record.country:
+        doc.add_text("country", record.country)
+    doc.add_boolean("verified", record.is_verified)
+    if record.original_language:
+        doc.add_text("language", record.original_language)
+    for business_type in dict.fromkeys(record.business_types):
+        doc.add_text("business_types", business_type)
+    quality = company_quality(record)
+    doc.add_float("quality", quality)
+    doc.add_float("boost", rank_boost(quality))
+    return doc

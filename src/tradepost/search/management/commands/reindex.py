@@ -1,0 +1,102 @@
+"""`tradepost reindex`: rebuild the search index from the database, or check it."""
+
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from tradepost.catalog.models import Product, ProductStatus
+from tradepost.search.check import check_index
+from tradepost.search.index import IndexBusy, index_dir
+from tradepost.search.indexer import rebuild_now
+
+
+class Command(BaseCommand):
+    help = (
+        "Rebuild the search index from the database (the worker then keeps it up to date), "
+        "or with --check report listings missing from or stale in the index."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="Compare the index with the database instead of rebuilding; exit 1 on a "
+            "difference.",
+        )
+        parser.add_argument(
+            "--heap-mb", type=int, default=512, help="Indexing memory budget (default 512)."
+        )
+        parser.add_argument(
+            "--threads", type=int, default=0, help="Indexing threads (default: tantivy decides)."
+        )
+
+    def handle(self, *args, **options):
+        if options["check"]:
+            self._check()
+            return
+        total = Product.objects.filter(status=ProductStatus.PUBLISHED).count()
+        started = time.perf_counter()
+        bar = tqdm(
+            total=total,
+            unit="products",
+            disable=options["verbosity"] == 0,
+            file=self.stderr._out,
+            dynamic_ncols=True,
+        )
+        try:
+            state = rebuild_now(
+                on_progress=bar.update,
+                heap_bytes=max(50, options["heap_mb"]) * 1_000_000,
+                threads=max(0, options["threads"]),
+            )
+        except IndexBusy as exc:
+            raise CommandError(
+                "The search index is being written by another process (a worker or another "
+                "reindex). Try again in a moment."
+            ) from exc
+        finally:
+            bar.close()
+        elapsed = max(time.perf_counter() - started, 1e-9)
+        if state is None:
+            raise CommandError("Reindex stopped before it finished; the index is unchanged.")
+        self.stdout.write(
+            f"Indexed {total:,} products in {elapsed:.1f} s "
+            f"({total / elapsed:,.0f} products/s) into {index_dir()}; "
+            f"outbox position {state.position}."
+        )
+
+    def _check(self):
+        report = check_index()
+        self.stdout.write(
+            f"Index: {report.indexed_products:,} products, {report.indexed_companies:,} "
+            f"companies. Database: {report.published_products:,} published products, "
+            f"{report.companies:,} companies. Pending outbox rows: {report.pending_rows:,}."
+        )
+        for label, ids in (
+            ("missing from the index", report.missing),
+            ("stale in the index", report.stale),
+            ("in the index but not published", report.extra),
+        ):
+            if ids:
+                sample = ", ".join(str(i) for i in ids[:20])
+                more = f" (and {len(ids) - 20:,} more)" if len(ids) > 20 else ""
+                self.stdout.write(f"{len(ids):,} products {label}: {sample}{more}")
+        for label, ids in (
+            ("companies missing from the index", report.missing_companies),
+            ("companies stale in the index", report.stale_companies),
+            ("companies in the index but deleted", report.extra_companies),
+        ):
+            if ids:
+                self.stdout.write(f"{len(ids):,} {label}: {', '.join(map(str, ids[:20]))}")
+        if report.ok:
+            self.stdout.write("The index matches the database.")
+            return
+        hint = (
+            " The worker has not applied every change yet."
+            if report.pending_rows
+            else " Run `tradepost reindex` to rebuild it."
+        )
+        raise CommandError("The index differs from the database." + hint, returncode=1)

@@ -1,0 +1,228 @@
+"""Turning an analysed query into a tantivy query, programmatically.
+
+User text never reaches tantivy's query parser: it is analysed by `tradepost.search.analysis`
+and every clause is built from the resulting tokens with `Query.term_query`,
+`Query.boolean_query` and friends, so no character of the input has a syntax meaning.
+
+Matching, for each query word:
+- any of the word fields (title > extra: keywords, attributes, category, company > description)
+  contains the word, or
+- for a Chinese word, all of its bigrams appear in one of the gram fields (a title the
+  segmenter cut differently still matches; the word fields score higher).
+Up to three words must all match; longer queries need three quarters of them. A phrase (the
+quoted parts, and the query's words in order) in the title adds to the score. A cross-lingual
+expansion of the query is an alternative way to match, scored a little lower.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import tantivy
+from tantivy import Occur, Query
+
+from tradepost.search.analysis import AnalyzedQuery
+from tradepost.search.highlight import is_cjk_token
+from tradepost.search.index import MAX_TOKEN_CHARS, schema
+
+#: Boost of a phrase match in the title field.
+TITLE_PHRASE_BOOST = 2.0
+#: Weight of the cross-lingual expansion relative to the query as typed.
+EXPANSION_WEIGHT = 0.8
+#: A Latin word found in fewer documents than this is "rare" and gets a fuzzy retry.
+RARE_DOC_FREQ = 2
+
+
+@dataclass
+class Expansion:
+    """A query's cross-lingual expansion, ready to match.
+
+    Each of `alternatives` is one translation's tokens (all must match); at least `minimum`
+    alternatives must match, and every `required` token too (numbers and model numbers,
+    which read the same in every language). `labels` are shown to the user.
+    """
+
+    alternatives: list[list[str]] = field(default_factory=list)
+    minimum: int = 1
+    required: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+
+
+def term(field_name: str, value: Any) -> Query:
+    return Query.term_query(schema(), field_name, value)
+
+
+def boosted(query: Query, boost: float) -> Query:
+    return query if boost == 1.0 else Query.boost_query(query, boost)
+
+
+def any_of(queries: Sequence[Query], minimum: int | None = None) -> Query:
+    if len(queries) == 1 and not minimum:
+        return queries[0]
+    return Query.boolean_query([(Occur.Should, q) for q in queries], minimum)
+
+
+def all_of(queries: Sequence[Query]) -> Query:
+    if len(queries) == 1:
+        return queries[0]
+    return Query.boolean_query([(Occur.Must, q) for q in queries])
+
+
+def filter_clause(query: Query) -> Query:
+    """A clause that selects without adding to the score."""
+    return Query.const_score_query(query, 0.0)
+
+
+def _bigrams(token: str) -> list[str]:
+    if len(token) < 2:
+        return [token]
+    return list(dict.fromkeys(token[i : i + 2] for i in range(len(token) - 1)))
+
+
+def usable(tokens: Iterable[str]) -> list[str]:
+    return [t for t in dict.fromkeys(tokens) if t and len(t) <= MAX_TOKEN_CHARS]
+
+
+def token_clause(
+    token: str,
+    word_fields: Mapping[str, float],
+    gram_fields: Mapping[str, float],
+    *,
+    fuzzy_distance: int = 0,
+) -> Query:
+    """The ways one query token may match a document."""
+    if fuzzy_distance:
+        return any_of(
+            [
+                boosted(
+                    Query.fuzzy_term_query(schema(), name, token, distance=fuzzy_distance),
+                    weight * 0.5,
+                )
+                for name, weight in word_fields.items()
+            ]
+        )
+    options = [boosted(term(name, token), weight) for name, weight in word_fields.items()]
+    if is_cjk_token(token) and gram_fields:
+        per_gram = [
+            any_of([boosted(term(name, gram), weight) for name, weight in gram_fields.items()])
+            for gram in _bigrams(token)
+        ]
+        options.append(all_of(per_gram))
+    return any_of(options)
+
+
+def required_matches(count: int) -> int:
+    """How many of `count` query words a document must match."""
+    return count if count <= 3 else math.ceil(count * 0.75)
+
+
+def words_clause(
+    tokens: Sequence[str],
+    word_fields: Mapping[str, float],
+    gram_fields: Mapping[str, float],
+    *,
+    fuzzy: Mapping[str, int] | None = None,
+) -> Query | None:
+    tokens = usable(tokens)
+    if not tokens:
+        return None
+    fuzzy = fuzzy or {}
+    clauses = [
+        token_clause(t, word_fields, gram_fields, fuzzy_distance=fuzzy.get(t, 0)) for t in tokens
+    ]
+    if len(clauses) == 1:
+        return clauses[0]
+    return any_of(clauses, required_matches(len(clauses)))
+
+
+def grams_only_clause(grams: Sequence[str], gram_fields: Mapping[str, float]) -> Query | None:
+    """For a query whose Chinese part yielded no words (only stop characters)."""
+    grams = usable(grams)
+    if not grams:
+        return None
+    return any_of(
+        [boosted(term(name, g), weight) for g in grams for name, weight in gram_fields.items()]
+    )
+
+
+def phrase_clauses(
+    analyzed: AnalyzedQuery, phrase_field: str, boost: float = TITLE_PHRASE_BOOST
+) -> list[Query]:
+    """Score-only phrase clauses: each quoted phrase, and the query's words in order."""
+    phrases = [usable(p) for p in analyzed.phrases]
+    words = usable(analyzed.words)
+    if len(words) >= 2 and words not in phrases:
+        phrases.append(words)
+    clauses = []
+    for phrase in phrases:
+        if len(phrase) >= 2:
+            clauses.append(boosted(Query.phrase_query(schema(), phrase_field, list(phrase)), boost))
+    return clauses
+
+
+def expansion_clause(
+    expansion: Expansion,
+    word_fields: Mapping[str, float],
+    gram_fields: Mapping[str, float],
+) -> Query | None:
+    options = []
+    for tokens in expansion.alternatives:
+        clauses = [token_clause(t, word_fields, gram_fields) for t in usable(tokens)]
+        if clauses:
+            options.append(all_of(clauses))
+    if not options:
+        return None
+    minimum = max(1, min(expansion.minimum, len(options)))
+    core = any_of(options, minimum if len(options) > 1 else None)
+    required = [token_clause(t, word_fields, gram_fields) for t in usable(expansion.required)]
+    return boosted(all_of([core, *required]), EXPANSION_WEIGHT)
+
+
+def text_query(
+    analyzed: AnalyzedQuery,
+    *,
+    word_fields: Mapping[str, float],
+    gram_fields: Mapping[str, float],
+    phrase_field: str,
+    expansion: Expansion | None = None,
+    fuzzy: Mapping[str, int] | None = None,
+) -> Query | None:
+    """The scored text part of a search, or None for an empty query (match everything)."""
+    main = words_clause(analyzed.words, word_fields, gram_fields, fuzzy=fuzzy)
+    if main is None:
+        main = grams_only_clause(analyzed.grams, gram_fields)
+    alternatives = [main] if main is not None else []
+    if expansion is not None:
+        extra = expansion_clause(expansion, word_fields, gram_fields)
+        if extra is not None:
+            alternatives.append(extra)
+    if not alternatives:
+        # Nothing to search for: an empty query shows everything, but a query made only of
+        # unusable tokens (one 200-letter "word") matches nothing.
+        return None if analyzed.is_empty else Query.empty_query()
+    matched = any_of(alternatives)
+    phrases = phrase_clauses(analyzed, phrase_field)
+    if not phrases:
+        return matched
+    return Query.boolean_query(
+        [(Occur.Must, matched), *((Occur.Should, phrase) for phrase in phrases)]
+    )
+
+
+def fuzzy_distances(
+    analyzed: AnalyzedQuery, searcher: tantivy.Searcher, word_fields: Iterable[str]
+) -> dict[str, int]:
+    """Edit distances for the rare Latin words of the query (none for common words, numbers
+    and Chinese, which are matched exactly)."""
+    names = list(word_fields)
+    distances: dict[str, int] = {}
+    for token in usable(analyzed.words):
+        if is_cjk_token(token) or not token.isalpha() or not token.isascii() or len(token) < 4:
+            continue
+        frequency = sum(searcher.doc_freq(name, token) for name in names)
+        if frequency < RARE_DOC_FREQ:
+            distances[token] = 1 if len(token) <= 5 else 2
+    return distances

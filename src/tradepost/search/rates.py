@@ -1,0 +1,70 @@
+"""Default exchange rates used to compare prices across currencies in search.
+
+Search filters, buckets and sorts prices in US dollars. Listings keep their own currency; this
+table only turns a listed price into an approximate USD amount for ranking and filtering, never
+for display of an amount a buyer pays. The values are round reference rates (units of the
+currency per one US dollar) of the date below. They are a default until an operator-maintained
+table exists; a currency missing from the table leaves the listing without a USD price, so it is
+not matched by a price filter and sorts after priced listings.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+RATES_AS_OF = "2025-06-30"
+
+# Units of the currency per 1 USD (approximate reference rates, RATES_AS_OF).
+UNITS_PER_USD: dict[str, Decimal] = {
+    "USD": Decimal("1"),
+    "EUR": Decimal("0.85"),
+    "GBP": Decimal("0.73"),
+    "CHF": Decimal("0.80"),
+    "CNY": Decimal("7.17"),
+    "HKD": Decimal("7.85"),
+    "TWD": Decimal("29.2"),
+    "JPY": Decimal("144"),
+    "KRW": Decimal("1350"),
+    "SGD": Decimal("1.27"),
+    "MYR": Decimal("4.21"),
+    "THB": Decimal("32.5"),
+    "VND": Decimal("26100"),
+    "IDR": Decimal("16200"),
+    "PHP": Decimal("56.3"),
+    "INR": Decimal("85.8"),
+    "PKR": Decimal("284"),
+    "BDT": Decimal("122"),
+    "AED": Decimal("3.6725"),
+    "SAR": Decimal("3.75"),
+    "TRY": Decimal("39.8"),
+    "ILS": Decimal("3.37"),
+    "EGP": Decimal("49.6"),
+    "ZAR": Decimal("17.7"),
+    "NGN": Decimal("1530"),
+    "KES": Decimal("129"),
+    "RUB": Decimal("78.5"),
+    "PLN": Decimal("3.61"),
+    "CZK": Decimal("21.1"),
+    "HUF": Decimal("340"),
+    "SEK": Decimal("9.52"),
+    "NOK": Decimal("10.1"),
+    "DKK": Decimal("6.36"),
+    "CAD": Decimal("1.36"),
+    "MXN": Decimal("18.9"),
+    "BRL": Decimal("5.46"),
+    "CLP": Decimal("933"),
+    "COP": Decimal("4090"),
+    "PEN": Decimal("3.55"),
+    "AUD": Decimal("1.52"),
+    "NZD": Decimal("1.64"),
+}
+
+
+def to_usd(amount: Decimal | float | int | None, currency: str) -> float | None:
+    """`amount` in `currency` as approximate US dollars, or None when unknown."""
+    if amount is None:
+        return None
+    rate = UNITS_PER_USD.get((currency or "").upper())
+    if rate is None:
+        return None
+    return float(Decimal(amount) / rate)

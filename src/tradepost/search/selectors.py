@@ -1,0 +1,1009 @@
+"""Search reads: products and companies with filters, facets and sorts; suggestions.
+
+The web pages and the API call these and render what they return. The index answers which
+ids match, how many, and the facet counts; the database then gives the 20 objects of the page
+(three queries, rank order kept), so what is shown is always the database's current state.
+Listings the index still holds but the database no longer publishes are skipped.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from typing import Any
+
+import opencc
+from django.db.models import Prefetch
+from django.utils import translation
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from tantivy import FieldType, Occur, Order, Query
+
+from tradepost.catalog.models import (
+    Incoterm,
+    Product,
+    ProductImage,
+    ProductStatus,
+    ProductTranslation,
+)
+from tradepost.catalog.selectors import ProductCard, product_cards
+from tradepost.companies.models import BusinessType, Company
+from tradepost.core.countries import COUNTRY_CODES, country_name
+from tradepost.core.languages import (
+    LISTING_LANGUAGE_CODES,
+    LISTING_LANGUAGES,
+    normalise_ui_language,
+)
+from tradepost.search.analysis import AnalyzedQuery, analyze_query, analyze_words, normalize
+from tradepost.search.documents import MAX_CATEGORY_DEPTH, CategoryInfo, CategoryTree
+from tradepost.search.glossary import expand_query
+from tradepost.search.highlight import highlight_html, is_cjk_token
+from tradepost.search.index import (
+    CATEGORY_FIELDS,
+    COMPANY_GRAM_FIELDS,
+    COMPANY_WORD_FIELDS,
+    KIND_COMPANY,
+    KIND_PRODUCT,
+    MAX_PREFIX_CHARS,
+    PRODUCT_GRAM_FIELDS,
+    PRODUCT_WORD_FIELDS,
+    prefix_token,
+    schema,
+    searcher,
+)
+from tradepost.search.querying import (
+    Expansion,
+    all_of,
+    filter_clause,
+    fuzzy_distances,
+    required_matches,
+    term,
+    text_query,
+    usable,
+)
+
+SORTS = ("relevance", "newest", "price_asc", "price_desc")
+DEFAULT_PER_PAGE = 20
+MAX_PER_PAGE = 100
+#: Pages beyond this are not served (a deeper offset costs more than it is worth).
+MAX_PAGE = 100
+
+#: "MOQ at most N" choices; "lead time at most N days" choices; USD price bands.
+MOQ_LIMITS = (1, 10, 100, 500, 1000, 5000)
+LEAD_TIME_LIMITS = (7, 15, 30, 60)
+PRICE_BANDS: tuple[tuple[float | None, float | None], ...] = (
+    (None, 1),
+    (1, 5),
+    (5, 20),
+    (20, 100),
+    (100, 500),
+    (500, None),
+)
+_EPSILON = 1e-6
+
+
+# ---------------------------------------------------------------------------------------
+# Filters.
+
+
+@dataclass(frozen=True)
+class ProductFilters:
+    """What a product search is narrowed to. Every field is optional; several values of one
+    field (countries, languages, Incoterms) mean any of them."""
+
+    category_id: int | None = None
+    countries: tuple[str, ...] = ()
+    verified_only: bool = False
+    languages: tuple[str, ...] = ()
+    incoterms: tuple[str, ...] = ()
+    moq_max: float | None = None
+    price_min_usd: float | None = None
+    price_max_usd: float | None = None
+    lead_time_max: int | None = None
+    company_id: int | None = None
+
+
+@dataclass(frozen=True)
+class CompanyFilters:
+    countries: tuple[str, ...] = ()
+    verified_only: bool = False
+    business_types: tuple[str, ...] = ()
+
+
+def _values(params: Mapping[str, Any], name: str) -> list[str]:
+    getlist = getattr(params, "getlist", None)
+    raw = getlist(name) if getlist is not None else params.get(name)
+    if raw is None:
+        return []
+    items = raw if isinstance(raw, list | tuple) else [raw]
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, str):
+            out.extend(part.strip() for part in item.split(",") if part.strip())
+    return out[:50]
+
+
+def _number(params: Mapping[str, Any], name: str) -> float | None:
+    values = _values(params, name)
+    if not values:
+        return None
+    try:
+        number = float(Decimal(values[0][:30]))
+    except (InvalidOperation, ValueError):
+        return None
+    if not math.isfinite(number) or number < 0 or number > 1e15:
+        return None
+    return number
+
+
+def _identifier(params: Mapping[str, Any], name: str) -> int | None:
+    values = _values(params, name)
+    if not values or not values[0].isdigit() or len(values[0]) > 18:
+        return None
+    return int(values[0])
+
+
+def _flag(params: Mapping[str, Any], name: str) -> bool:
+    values = _values(params, name)
+    return bool(values) and values[0].lower() in {"1", "true", "yes", "on"}
+
+
+def clean_countries(values: Sequence[Any]) -> tuple[str, ...]:
+    codes = (v.upper() for v in values if isinstance(v, str))
+    return tuple(dict.fromkeys(c for c in codes if c in COUNTRY_CODES))
+
+
+def clean_languages(values: Sequence[Any]) -> tuple[str, ...]:
+    codes = (v.lower() for v in values if isinstance(v, str))
+    return tuple(dict.fromkeys(c for c in codes if c in LISTING_LANGUAGE_CODES))
+
+
+def clean_incoterms(values: Sequence[Any]) -> tuple[str, ...]:
+    codes = (v.upper() for v in values if isinstance(v, str))
+    return tuple(dict.fromkeys(c for c in codes if c in Incoterm.values))
+
+
+def clean_business_types(values: Sequence[Any]) -> tuple[str, ...]:
+    return tuple(
+        dict.fromkeys(v for v in values if isinstance(v, str) and v in BusinessType.values)
+    )
+
+
+def parse_product_filters(params: Mapping[str, Any]) -> ProductFilters:
+    """Filters from request parameters (a QueryDict or a dict). Unknown or malformed values
+    are dropped, never an error: `category`, `country` (repeatable or comma separated),
+    `verified`, `language`, `incoterm`, `moq_max`, `price_min`, `price_max` (US dollars),
+    `lead_time_max` (days), `company`."""
+    lead_time = _number(params, "lead_time_max")
+    return ProductFilters(
+        category_id=_identifier(params, "category"),
+        countries=clean_countries(_values(params, "country")),
+        verified_only=_flag(params, "verified"),
+        languages=clean_languages(_values(params, "language")),
+        incoterms=clean_incoterms(_values(params, "incoterm")),
+        moq_max=_number(params, "moq_max"),
+        price_min_usd=_number(params, "price_min"),
+        price_max_usd=_number(params, "price_max"),
+        lead_time_max=int(lead_time) if lead_time is not None else None,
+        company_id=_identifier(params, "company"),
+    )
+
+
+def parse_company_filters(params: Mapping[str, Any]) -> CompanyFilters:
+    """`country`, `verified`, `business_type` from request parameters."""
+    return CompanyFilters(
+        countries=clean_countries(_values(params, "country")),
+        verified_only=_flag(params, "verified"),
+        business_types=clean_business_types(_values(params, "business_type")),
+    )
+
+
+def normalise_sort(sort: Any) -> str:
+    return sort if isinstance(sort, str) and sort in SORTS else "relevance"
+
+
+# ---------------------------------------------------------------------------------------
+# Results.
+
+
+@dataclass
+class FacetOption:
+    value: str
+    label: str
+    count: int
+    selected: bool = False
+    #: The request parameters that select this option (for links).
+    params: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Facet:
+    name: str
+    label: str
+    options: list[FacetOption]
+
+
+@dataclass
+class ProductHit:
+    product: Product
+    card: ProductCard
+    score: float
+    #: The title the viewer reads (a translation when there is one), escaped, with the
+    #: matched words in <mark>.
+    title_html: SafeString
+
+
+@dataclass
+class ProductSearchResult:
+    query: str
+    total: int
+    page: int
+    per_page: int
+    sort: str
+    hits: list[ProductHit]
+    facets: list[Facet]
+    #: Glossary expansions searched too, to show ("also searched: 保温杯").
+    expansions: list[str]
+    #: True when nothing matched as typed and rare words were matched by similar spelling.
+    fuzzy_used: bool
+    took_ms: float
+
+    @property
+    def num_pages(self) -> int:
+        return min(MAX_PAGE, max(1, math.ceil(self.total / self.per_page)))
+
+
+@dataclass
+class CompanyHit:
+    company: Company
+    score: float
+    name_html: SafeString
+
+
+@dataclass
+class CompanySearchResult:
+    query: str
+    total: int
+    page: int
+    per_page: int
+    hits: list[CompanyHit]
+    facets: list[Facet]
+    expansions: list[str]
+    fuzzy_used: bool
+    took_ms: float
+
+    @property
+    def num_pages(self) -> int:
+        return min(MAX_PAGE, max(1, math.ceil(self.total / self.per_page)))
+
+
+# ---------------------------------------------------------------------------------------
+# Shared pieces.
+
+_tree_lock = threading.Lock()
+_tree_cache: tuple[float, CategoryTree] | None = None
+#: Seconds the in-process copy of the category tree is trusted (renames show up after this).
+CATEGORY_TREE_TTL = 30.0
+
+
+def category_tree(*, must_have: Sequence[int] = ()) -> CategoryTree:
+    """The category tree, cached in this process; reloaded when older than the TTL or when
+    it lacks one of `must_have`."""
+    global _tree_cache
+    cached = _tree_cache
+    now = time.monotonic()
+    if (
+        cached is not None
+        and now - cached[0] < CATEGORY_TREE_TTL
+        and all(i in cached[1].nodes for i in must_have)
+    ):
+        return cached[1]
+    with _tree_lock:
+        tree = CategoryTree.load()
+        _tree_cache = (now, tree)
+    return tree
+
+
+def clear_caches() -> None:
+    global _tree_cache
+    _tree_cache = None
+
+
+def _maximal_sources(matched: Sequence[str]) -> int:
+    """How many of the glossary terms found in a query are not part of a longer one found
+    too ("stainless steel" and "steel" are one concept)."""
+    padded = [f" {normalize(m)} " for m in matched if m]
+    return sum(
+        1
+        for i, source in enumerate(padded)
+        if not any(
+            i != j and source.strip() in other and source != other for j, other in enumerate(padded)
+        )
+    )
+
+
+def expand(text: str, analyzed: AnalyzedQuery) -> Expansion:
+    """The glossary's cross-lingual expansion of the query, as matching clauses.
+
+    Each translation the glossary gives is one alternative (its words all required); a
+    document must match as many alternatives as the query has distinct concepts (up to
+    three, then three quarters), so "stainless steel cup" needs both steel and cup.
+    """
+    if analyzed.is_empty:
+        return Expansion()
+    result = expand_query(text)
+    labels = [label for label in result.labels if label]
+    if not labels:
+        return Expansion()
+    alternatives = [usable(analyze_words(label)) for label in labels]
+    alternatives = [tokens for tokens in alternatives if tokens]
+    concepts = _maximal_sources(result.matched) or 1
+    required = [
+        token
+        for token in usable(analyzed.words)
+        if not is_cjk_token(token) and any(ch.isdigit() for ch in token)
+    ]
+    return Expansion(
+        alternatives=alternatives,
+        minimum=required_matches(concepts),
+        required=required,
+        labels=labels,
+    )
+
+
+def highlight_terms(analyzed: AnalyzedQuery, expansion: Expansion) -> set[str]:
+    terms = set(usable(analyzed.words))
+    terms.update(g for g in analyzed.grams if len(g) == 2)
+    for tokens in expansion.alternatives:
+        terms.update(tokens)
+    return terms
+
+
+def _bounded_page(page: Any, per_page: Any) -> tuple[int, int]:
+    try:
+        page = int(page)
+    except (TypeError, ValueError):
+        page = 1
+    try:
+        per_page = int(per_page)
+    except (TypeError, ValueError):
+        per_page = DEFAULT_PER_PAGE
+    return min(max(page, 1), MAX_PAGE), min(max(per_page, 1), MAX_PER_PAGE)
+
+
+def _clean_query(query: Any) -> str:
+    return query if isinstance(query, str) else ""
+
+
+def _range(field_name: str, low: float | None, high: float | None) -> Query:
+    return Query.range_query(schema(), field_name, FieldType.Float, low, high)
+
+
+def _any_term(field_name: str, values: Sequence[Any]) -> Query:
+    if len(values) == 1:
+        return term(field_name, values[0])
+    return Query.term_set_query(schema(), field_name, list(values))
+
+
+def _run(
+    query: Query, *, sort: str, has_text: bool, limit: int, offset: int
+) -> tuple[int, list[tuple[float, int]]]:
+    """(total, [(score, id)]) for one page."""
+    s = searcher()
+    if sort == "newest":
+        result = s.search(query, limit, True, "published", offset, Order.Desc)
+    elif sort == "price_asc":
+        result = s.search(query, limit, True, "price_asc", offset, Order.Asc)
+    elif sort == "price_desc":
+        result = s.search(query, limit, True, "price_desc", offset, Order.Desc)
+    elif has_text:
+        result = s.search(query, limit, count=True, offset=offset, weight_by_field="boost")
+    else:
+        result = s.search(query, limit, True, "boost", offset, Order.Desc)
+    addresses = [address for _score, address in result.hits]
+    ids = s.fast_field_values("id", addresses) if addresses else []
+    total = int(result.count or 0)  # type: ignore[attr-defined]  # missing from the stubs
+    return total, [
+        (float(score), int(doc_id))
+        for (score, _address), doc_id in zip(result.hits, ids, strict=True)
+        if doc_id is not None
+    ]
+
+
+# ---------------------------------------------------------------------------------------
+# Products.
+
+
+def _product_filter_clauses(filters: ProductFilters, tree: CategoryTree) -> list[Query]:
+    clauses = [term("kind", KIND_PRODUCT)]
+    if filters.category_id is not None:
+        node = tree.nodes.get(filters.category_id)
+        if node is None or node.depth > MAX_CATEGORY_DEPTH:
+            clauses.append(Query.empty_query())
+        else:
+            clauses.append(term(CATEGORY_FIELDS[node.depth], node.id))
+    if filters.company_id is not None:
+        clauses.append(term("company_id", filters.company_id))
+    if filters.countries:
+        clauses.append(_any_term("country", filters.countries))
+    if filters.verified_only:
+        clauses.append(term("verified", True))
+    if filters.languages:
+        clauses.append(_any_term("language", filters.languages))
+    if filters.incoterms:
+        clauses.append(_any_term("incoterms", filters.incoterms))
+    if filters.moq_max is not None:
+        clauses.append(_range("moq", None, filters.moq_max + _EPSILON))
+    if filters.price_min_usd is not None:
+        clauses.append(_range("price_max_usd", filters.price_min_usd, None))
+    if filters.price_max_usd is not None:
+        clauses.append(_range("price_min_usd", None, filters.price_max_usd + _EPSILON))
+    if filters.lead_time_max is not None:
+        clauses.append(
+            Query.range_query(
+                schema(), "lead_time", FieldType.Unsigned, None, max(0, filters.lead_time_max)
+            )
+        )
+    return clauses
+
+
+def _combine(filters: list[Query], text: Query | None) -> Query:
+    parts = [(Occur.Must, filter_clause(all_of(filters)))]
+    if text is not None:
+        parts.append((Occur.Must, text))
+    return Query.boolean_query(parts)
+
+
+def _range_spec(field_name: str, bounds: Sequence[tuple[float | None, float | None]]) -> dict:
+    ranges = []
+    for low, high in bounds:
+        spec: dict[str, float] = {}
+        if low is not None:
+            spec["from"] = low
+        if high is not None:
+            spec["to"] = high
+        ranges.append(spec)
+    return {"range": {"field": field_name, "ranges": ranges}}
+
+
+def _cumulative_bounds(limits: Sequence[float]) -> list[tuple[float | None, float | None]]:
+    """Disjoint ranges (..l1], (l1..l2], ..., (ln..) whose running sums give "at most"."""
+    bounds: list[tuple[float | None, float | None]] = []
+    low: float | None = None
+    for limit in limits:
+        high = limit + _EPSILON
+        bounds.append((low, high))
+        low = high
+    bounds.append((low, None))
+    return bounds
+
+
+def _bucket_counts(aggregation: Mapping[str, Any], name: str) -> list[tuple[Any, int]]:
+    buckets = aggregation.get(name, {}).get("buckets", [])
+    return [(bucket.get("key"), int(bucket.get("doc_count", 0))) for bucket in buckets]
+
+
+def _product_aggregations(category_field: str | None) -> dict[str, Any]:
+    aggs: dict[str, Any] = {
+        "country": {"terms": {"field": "country", "size": 300}},
+        "verified": {"terms": {"field": "verified", "size": 2}},
+        "language": {"terms": {"field": "language", "size": 40}},
+        "incoterms": {"terms": {"field": "incoterms", "size": 20}},
+        "moq": _range_spec("moq", _cumulative_bounds(MOQ_LIMITS)),
+        "price": _range_spec("price_min_usd", PRICE_BANDS),
+        "lead_time": _range_spec("lead_time", _cumulative_bounds(LEAD_TIME_LIMITS)),
+    }
+    if category_field is not None:
+        aggs["category"] = {"terms": {"field": category_field, "size": 500}}
+    return aggs
+
+
+def _format_amount(value: float) -> str:
+    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
+
+
+def _price_label(low: float | None, high: float | None) -> str:
+    if low is None and high is not None:
+        return _("Under US$%(high)s") % {"high": _format_amount(high)}
+    if high is None and low is not None:
+        return _("US$%(low)s and above") % {"low": _format_amount(low)}
+    return _("US$%(low)s–%(high)s") % {
+        "low": _format_amount(low or 0),
+        "high": _format_amount(high or 0),
+    }
+
+
+def _category_facet(
+    counts: list[tuple[Any, int]], tree: CategoryTree, language: str, selected: int | None
+) -> Facet:
+    options = []
+    for key, count in counts:
+        node = tree.nodes.get(int(key)) if key is not None else None
+        if node is None or count <= 0:
+            continue
+        options.append(
+            (
+                node,
+                FacetOption(
+                    value=str(node.id),
+                    label=node.name_for(language),
+                    count=count,
+                    selected=node.id == selected,
+                    params={"category": str(node.id)},
+                ),
+            )
+        )
+    options.sort(key=lambda pair: (-pair[1].count, pair[0].path))
+    return Facet(name="category", label=_("Category"), options=[o for _n, o in options])
+
+
+def _language_names() -> dict[str, str]:
+    return {code: str(label) for code, label in LISTING_LANGUAGES}
+
+
+def _product_facets(
+    aggregation: Mapping[str, Any],
+    filters: ProductFilters,
+    tree: CategoryTree,
+    language: str,
+) -> list[Facet]:
+    facets: list[Facet] = []
+    if "category" in aggregation:
+        facets.append(
+            _category_facet(
+                _bucket_counts(aggregation, "category"), tree, language, filters.category_id
+            )
+        )
+    countries = [
+        FacetOption(
+            value=str(code),
+            label=country_name(str(code), language),
+            count=count,
+            selected=code in filters.countries,
+            params={"country": str(code)},
+        )
+        for code, count in _bucket_counts(aggregation, "country")
+        if code and count > 0
+    ]
+    facets.append(Facet(name="country", label=_("Supplier country"), options=countries))
+
+    verified_count = sum(
+        count for key, count in _bucket_counts(aggregation, "verified") if key in (1, True, "true")
+    )
+    facets.append(
+        Facet(
+            name="verified",
+            label=_("Verified supplier"),
+            options=[
+                FacetOption(
+                    value="1",
+                    label=_("Verified suppliers only"),
+                    count=verified_count,
+                    selected=filters.verified_only,
+                    params={"verified": "1"},
+                )
+            ]
+            if verified_count or filters.verified_only
+            else [],
+        )
+    )
+
+    names = _language_names()
+    facets.append(
+        Facet(
+            name="language",
+            label=_("Listing language"),
+            options=[
+                FacetOption(
+                    value=str(code),
+                    label=names.get(str(code), str(code)),
+                    count=count,
+                    selected=code in filters.languages,
+                    params={"language": str(code)},
+                )
+                for code, count in _bucket_counts(aggregation, "language")
+                if code and count > 0
+            ],
+        )
+    )
+    facets.append(
+        Facet(
+            name="incoterm",
+            label=_("Incoterms"),
+            options=[
+                FacetOption(
+                    value=str(code),
+                    label=str(code),
+                    count=count,
+                    selected=code in filters.incoterms,
+                    params={"incoterm": str(code)},
+                )
+                for code, count in sorted(_bucket_counts(aggregation, "incoterms"))
+                if code and count > 0
+            ],
+        )
+    )
+
+    moq_counts = [count for _key, count in _bucket_counts(aggregation, "moq")]
+    moq_options = []
+    running = 0
+    for limit, count in zip(MOQ_LIMITS, moq_counts, strict=False):
+        running += count
+        if running:
+            moq_options.append(
+                FacetOption(
+                    value=str(limit),
+                    label=_("At most %(quantity)s") % {"quantity": f"{limit:,}"},
+                    count=running,
+                    selected=filters.moq_max is not None and float(filters.moq_max) == limit,
+                    params={"moq_max": str(limit)},
+                )
+            )
+    facets.append(Facet(name="moq_max", label=_("Minimum order"), options=moq_options))
+
+    price_options = []
+    for (low, high), (_key, count) in zip(
+        PRICE_BANDS, _bucket_counts(aggregation, "price"), strict=False
+    ):
+        if count <= 0:
+            continue
+        params = {}
+        if low is not None:
+            params["price_min"] = f"{low:g}"
+        if high is not None:
+            params["price_max"] = f"{high:g}"
+        price_options.append(
+            FacetOption(
+                value=f"{'' if low is None else f'{low:g}'}-{'' if high is None else f'{high:g}'}",
+                label=_price_label(low, high),
+                count=count,
+                selected=filters.price_min_usd == low and filters.price_max_usd == high,
+                params=params,
+            )
+        )
+    facets.append(Facet(name="price", label=_("Price (US$)"), options=price_options))
+
+    lead_counts = [count for _key, count in _bucket_counts(aggregation, "lead_time")]
+    lead_options = []
+    running = 0
+    for days, count in zip(LEAD_TIME_LIMITS, lead_counts, strict=False):
+        running += count
+        if running:
+            lead_options.append(
+                FacetOption(
+                    value=str(days),
+                    label=ngettext("Within %(days)d day", "Within %(days)d days", days)
+                    % {"days": days},
+                    count=running,
+                    selected=filters.lead_time_max == days,
+                    params={"lead_time_max": str(days)},
+                )
+            )
+    facets.append(Facet(name="lead_time_max", label=_("Lead time"), options=lead_options))
+    return facets
+
+
+def _category_facet_field(filters: ProductFilters, tree: CategoryTree) -> str | None:
+    if filters.category_id is None:
+        return CATEGORY_FIELDS[0]
+    node = tree.nodes.get(filters.category_id)
+    if node is None or node.depth + 1 > MAX_CATEGORY_DEPTH:
+        return None
+    return CATEGORY_FIELDS[node.depth + 1]
+
+
+def _hydrate_products(
+    ranked: list[tuple[float, int]], language: str
+) -> list[tuple[float, Product]]:
+    if not ranked:
+        return []
+    products = (
+        Product.objects.filter(id__in=[doc_id for _score, doc_id in ranked])
+        .filter(status=ProductStatus.PUBLISHED)
+        .select_related("company", "category")
+        .prefetch_related(
+            Prefetch("images", queryset=ProductImage.objects.order_by("position", "id")),
+            Prefetch(
+                "translations",
+                queryset=ProductTranslation.objects.filter(language=language),
+                to_attr="viewer_translations",
+            ),
+        )
+    )
+    by_id = {product.id: product for product in products}
+    return [(score, by_id[doc_id]) for score, doc_id in ranked if doc_id in by_id]
+
+
+def search_products(
+    *,
+    query: str,
+    language: str,
+    filters: ProductFilters | None = None,
+    sort: str = "relevance",
+    page: int = 1,
+    per_page: int = DEFAULT_PER_PAGE,
+    with_facets: bool = True,
+) -> ProductSearchResult:
+    """Published products matching `query` (any language or script; empty = all) within
+    `filters`, one page in `sort` order, with facet counts and labels in `language`."""
+    started = time.perf_counter()
+    language = normalise_ui_language(language)
+    filters = filters or ProductFilters()
+    sort = normalise_sort(sort)
+    page, per_page = _bounded_page(page, per_page)
+    text = _clean_query(query)
+    analyzed = analyze_query(text)
+    expansion = expand(text, analyzed)
+    must_have = [filters.category_id] if filters.category_id is not None else []
+    tree = category_tree(must_have=must_have)
+    filter_clauses = _product_filter_clauses(filters, tree)
+
+    def build(fuzzy: Mapping[str, int] | None = None) -> tuple[Query, bool]:
+        scored = text_query(
+            analyzed,
+            word_fields=PRODUCT_WORD_FIELDS,
+            gram_fields=PRODUCT_GRAM_FIELDS,
+            phrase_field="title_words",
+            expansion=expansion,
+            fuzzy=fuzzy,
+        )
+        return _combine(filter_clauses, scored), scored is not None
+
+    search_query, has_text = build()
+    offset = (page - 1) * per_page
+    total, ranked = _run(search_query, sort=sort, has_text=has_text, limit=per_page, offset=offset)
+    fuzzy_used = False
+    if total == 0 and has_text:
+        distances = fuzzy_distances(analyzed, searcher(), PRODUCT_WORD_FIELDS)
+        if distances:
+            fuzzy_used = True
+            search_query, has_text = build(distances)
+            total, ranked = _run(
+                search_query, sort=sort, has_text=has_text, limit=per_page, offset=offset
+            )
+
+    with translation.override(language):
+        facets: list[Facet] = []
+        if with_facets:
+            category_field = _category_facet_field(filters, tree)
+            aggregation = searcher().aggregate(search_query, _product_aggregations(category_field))
+            facets = _product_facets(aggregation, filters, tree, language)
+        terms = highlight_terms(analyzed, expansion)
+        hydrated = _hydrate_products(ranked, language)
+        cards = product_cards([product for _score, product in hydrated], language=language)
+        hits = [
+            ProductHit(
+                product=product,
+                card=card,
+                score=score,
+                title_html=highlight_html(card.text.title, terms),
+            )
+            for (score, product), card in zip(hydrated, cards, strict=True)
+        ]
+    return ProductSearchResult(
+        query=analyzed.text,
+        total=total,
+        page=page,
+        per_page=per_page,
+        sort=sort,
+        hits=hits,
+        facets=facets,
+        expansions=expansion.labels,
+        fuzzy_used=fuzzy_used,
+        took_ms=round((time.perf_counter() - started) * 1000, 2),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Companies.
+
+
+def _company_filter_clauses(filters: CompanyFilters) -> list[Query]:
+    clauses = [term("kind", KIND_COMPANY)]
+    if filters.countries:
+        clauses.append(_any_term("country", filters.countries))
+    if filters.verified_only:
+        clauses.append(term("verified", True))
+    if filters.business_types:
+        clauses.append(_any_term("business_types", filters.business_types))
+    return clauses
+
+
+def _company_facets(
+    aggregation: Mapping[str, Any], filters: CompanyFilters, language: str
+) -> list[Facet]:
+    type_labels = {value: str(label) for value, label in BusinessType.choices}
+    verified_count = sum(
+        count for key, count in _bucket_counts(aggregation, "verified") if key in (1, True, "true")
+    )
+    return [
+        Facet(
+            name="country",
+            label=_("Country"),
+            options=[
+                FacetOption(
+                    value=str(code),
+                    label=country_name(str(code), language),
+                    count=count,
+                    selected=code in filters.countries,
+                    params={"country": str(code)},
+                )
+                for code, count in _bucket_counts(aggregation, "country")
+                if code and count > 0
+            ],
+        ),
+        Facet(
+            name="verified",
+            label=_("Verified supplier"),
+            options=[
+                FacetOption(
+                    value="1",
+                    label=_("Verified suppliers only"),
+                    count=verified_count,
+                    selected=filters.verified_only,
+                    params={"verified": "1"},
+                )
+            ]
+            if verified_count or filters.verified_only
+            else [],
+        ),
+        Facet(
+            name="business_type",
+            label=_("Business type"),
+            options=[
+                FacetOption(
+                    value=str(code),
+                    label=type_labels.get(str(code), str(code)),
+                    count=count,
+                    selected=code in filters.business_types,
+                    params={"business_type": str(code)},
+                )
+                for code, count in _bucket_counts(aggregation, "business_types")
+                if code and count > 0
+            ],
+        ),
+    ]
+
+
+def search_companies(
+    *,
+    query: str,
+    language: str,
+    filters: CompanyFilters | None = None,
+    page: int = 1,
+    per_page: int = DEFAULT_PER_PAGE,
+    with_facets: bool = True,
+) -> CompanySearchResult:
+    """Companies whose names, main products or descriptions match `query`."""
+    started = time.perf_counter()
+    language = normalise_ui_language(language)
+    filters = filters or CompanyFilters()
+    page, per_page = _bounded_page(page, per_page)
+    text = _clean_query(query)
+    analyzed = analyze_query(text)
+    expansion = expand(text, analyzed)
+    filter_clauses = _company_filter_clauses(filters)
+
+    def build(fuzzy: Mapping[str, int] | None = None) -> tuple[Query, bool]:
+        scored = text_query(
+            analyzed,
+            word_fields=COMPANY_WORD_FIELDS,
+            gram_fields=COMPANY_GRAM_FIELDS,
+            phrase_field="name_words",
+            expansion=expansion,
+            fuzzy=fuzzy,
+        )
+        return _combine(filter_clauses, scored), scored is not None
+
+    search_query, has_text = build()
+    offset = (page - 1) * per_page
+    total, ranked = _run(
+        search_query, sort="relevance", has_text=has_text, limit=per_page, offset=offset
+    )
+    fuzzy_used = False
+    if total == 0 and has_text:
+        distances = fuzzy_distances(analyzed, searcher(), COMPANY_WORD_FIELDS)
+        if distances:
+            fuzzy_used = True
+            search_query, has_text = build(distances)
+            total, ranked = _run(
+                search_query, sort="relevance", has_text=has_text, limit=per_page, offset=offset
+            )
+    with translation.override(language):
+        facets: list[Facet] = []
+        if with_facets:
+            aggregation = searcher().aggregate(
+                search_query,
+                {
+                    "country": {"terms": {"field": "country", "size": 300}},
+                    "verified": {"terms": {"field": "verified", "size": 2}},
+                    "business_types": {"terms": {"field": "business_types", "size": 20}},
+                },
+            )
+            facets = _company_facets(aggregation, filters, language)
+        terms = highlight_terms(analyzed, expansion)
+        by_id = Company.objects.in_bulk([doc_id for _score, doc_id in ranked])
+        hits = [
+            CompanyHit(
+                company=by_id[doc_id],
+                score=score,
+                name_html=highlight_html(by_id[doc_id].name_for(language), terms),
+            )
+            for score, doc_id in ranked
+            if doc_id in by_id
+        ]
+    return CompanySearchResult(
+        query=analyzed.text,
+        total=total,
+        page=page,
+        per_page=per_page,
+        hits=hits,
+        facets=facets,
+        expansions=expansion.labels,
+        fuzzy_used=fuzzy_used,
+        took_ms=round((time.perf_counter() - started) * 1000, 2),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Suggestions.
+
+#: Documents sampled for suggestions (the best-ranked listings with the prefix).
+SUGGEST_SAMPLE = 64
+
+
+@cache
+def _s2t() -> Any:
+    return opencc.OpenCC("s2t")
+
+
+def suggest(prefix: str, language: str, *, limit: int = 8) -> list[str]:
+    """Completions of `prefix` from product titles, category names and company names, in
+    the normalised (lower-case, simplified) form the index holds; written in traditional
+    characters for zh-hant viewers. Either script of a prefix finds both."""
+    language = normalise_ui_language(language)
+    key = normalize(_clean_query(prefix)[:200])
+    if not key or (len(key) < 2 and not is_cjk_token(key[0])):
+        return []
+    limit = min(max(int(limit), 1), 20)
+    s = searcher()
+    result = s.search(term("suggest_prefix", prefix_token(key)), SUGGEST_SAMPLE)
+    counts: Counter[str] = Counter()
+    for _score, address in result.hits:
+        for value in s.doc(address).get_all("suggest"):
+            if isinstance(value, str) and value.startswith(key):
+                counts[value] += 1
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], len(item[0]), item[0]))
+    suggestions = [value for value, _count in ranked[:limit]]
+    if language == "zh-hant":
+        suggestions = [
+            _s2t().convert(s) if any(is_cjk_token(c) for c in s) else s for s in suggestions
+        ]
+    return suggestions
+
+
+__all__ = [
+    "MAX_PREFIX_CHARS",
+    "SORTS",
+    "CategoryInfo",
+    "CompanyFilters",
+    "CompanyHit",
+    "CompanySearchResult",
+    "Facet",
+    "FacetOption",
+    "ProductFilters",
+    "ProductHit",
+    "ProductSearchResult",
+    "parse_company_filters",
+    "parse_product_filters",
+    "search_companies",
+    "search_products",
+    "suggest",
+]

@@ -79,6 +79,21 @@ def test_home_lists_newest_products_and_suppliers(client):
     assert "US$2.50–3.80 / piece" in html
 
 
+def test_home_puts_featured_suppliers_first_then_most_products(client):
+    few = make_company(legal_name="Aaa One Product Ltd")
+    make_product(company=few)
+    many = make_company(legal_name="Bbb Many Products Ltd")
+    for _n in range(3):
+        make_product(company=many)
+    featured = make_company(legal_name="Zzz Featured Ltd", is_featured=True)
+    make_company(legal_name="Empty Unfeatured Ltd")
+    html = client.get("/en/").content.decode()
+    suppliers = html.split('id="home-suppliers"')[1]
+    order = [suppliers.index(c.legal_name) for c in (featured, many, few)]
+    assert order == sorted(order)
+    assert "Empty Unfeatured Ltd" not in suppliers
+
+
 def test_home_query_count_does_not_grow_with_products(
     client, django_assert_max_num_queries, media_root
 ):

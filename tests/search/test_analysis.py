@@ -10,6 +10,7 @@ from tradepost.search.analysis import (
     MAX_QUERY_CHARS,
     AnalyzedQuery,
     analyze_cjk_grams,
+    analyze_fields,
     analyze_query,
     analyze_words,
     normalize,
@@ -203,6 +204,11 @@ def test_cjk_grams_are_unigrams_then_bigrams_per_run():
 def test_cjk_grams_are_empty_for_non_cjk_text():
     assert analyze_cjk_grams("stainless steel 304") == []
     assert analyze_cjk_grams("") == []
+
+
+def test_analyze_fields_is_both_fields_at_once():
+    for text in ["不鏽鋼保溫杯 500ML", "Stainless Steel Flasks", "", "\ud800"]:
+        assert analyze_fields(text) == (analyze_words(text), analyze_cjk_grams(text))
 
 
 # --- analyze_query ----------------------------------------------------------------------

@@ -387,14 +387,22 @@ def _latin_token(raw: str) -> str | None:
     return _spelling_map().get(stem, stem)
 
 
+# Raw Latin token -> indexed form ("" when dropped). Product text is Zipfian, so a bounded
+# per-process memo makes the Latin path one dictionary lookup per token.
+_LATIN_MEMO: dict[str, str] = {}
+_LATIN_MEMO_SIZE = 200_000
+
+
 def _latin_tokens(segment: str, out: list[str]) -> None:
     if "'" in segment or "’" in segment:
         segment = _POSSESSIVE_RE.sub("", segment)
-    for match in _LATIN_TOKEN_RE.finditer(segment):
-        raw = match.group()
-        if " " in raw:
-            raw = raw.replace(" ", "")
-        token = _latin_token(raw)
+    memo = _LATIN_MEMO
+    for raw in _LATIN_TOKEN_RE.findall(segment):
+        token = memo.get(raw)
+        if token is None:
+            token = _latin_token(raw.replace(" ", "")) or ""
+            if len(memo) < _LATIN_MEMO_SIZE:
+                memo[raw] = token
         if token:
             out.append(token)
 
@@ -474,6 +482,13 @@ def analyze_cjk_grams(text: str) -> list[str]:
     if not _HAS_CJK_RE.search(normalized):
         return []
     return _gram_tokens(normalized)
+
+
+def analyze_fields(text: str) -> tuple[list[str], list[str]]:
+    """`(analyze_words(text), analyze_cjk_grams(text))`, normalising once (for indexing)."""
+    normalized = normalize(text)
+    grams = _gram_tokens(normalized) if _HAS_CJK_RE.search(normalized) else []
+    return _word_tokens(normalized), grams
 
 
 # ---------------------------------------------------------------------------------------

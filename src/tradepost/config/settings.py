@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
+    "ninja",
     "django_tasks",
     "django_tasks_db",
     "tradepost.core",

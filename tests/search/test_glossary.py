@@ -117,6 +117,39 @@ def test_longest_english_term_wins_and_parts_are_matched():
     assert "银行" not in expansion.labels
 
 
+def test_one_word_heads_are_not_added():
+    # A shower curtain is not what 窗帘 (window curtains) lists.
+    expansion = expand_query("shower curtain")
+    assert expansion.labels == ["浴帘"]
+    assert expand_query("蓝牙耳机").matched == ["蓝牙耳机"]
+
+
+def test_translations_that_analyse_alike_are_one():
+    labels = expand_query("手套").labels
+    assert "gloves" in labels
+    assert "glove" not in labels
+
+
+def test_trade_and_marketing_words_are_kept_apart():
+    expansion = expand_query("卫裤女2021新款时尚")
+    assert expansion.labels == ["sweatpants"]
+    assert expansion.matched == ["卫裤"]
+    assert {"new arrival", "fashion"} <= set(expansion.modifier_labels)
+    assert expansion.modifier_matched == ["新款", "时尚"]
+
+    expansion = expand_query("wholesale ballpoint pen")
+    assert expansion.labels[0] == "圆珠笔"
+    assert "批发" in expansion.modifier_labels
+    assert "批发" in expansion.modifier_terms
+    assert "批发" not in expansion.terms
+
+
+def test_taiwan_usage_expands():
+    assert expand_query("行動電源").labels[0] == "power bank"
+    assert expand_query("原子筆").labels == ["ballpoint pen"]
+    assert "air fryer" in expand_query("氣炸鍋").labels
+
+
 # --- Chinese -> English -------------------------------------------------------------------
 
 

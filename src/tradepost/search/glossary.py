@@ -31,6 +31,76 @@ TRANSLATIONS_PER_TERM = 3
 #: At most this many translations are added to one query.
 MAX_EXPANSIONS = 8
 
+#: English glossary terms that describe the offer, not the product ("wholesale 批发",
+#: "new arrival 新款", "genuine 正品"). Their translations are returned apart, as
+#: `Expansion.modifier_terms`: a search should not require them, or a Chinese title full of
+#: 新款/爆款/包邮 would never find a plain English listing.
+MODIFIERS = frozenset(
+    [
+        "wholesale",
+        "wholesaler",
+        "factory",
+        "manufacturer",
+        "supplier",
+        "exporter",
+        "importer",
+        "distributor",
+        "agent",
+        "trading company",
+        "export",
+        "import",
+        "oem",
+        "odm",
+        "custom",
+        "customized",
+        "private label",
+        "sample",
+        "free sample",
+        "minimum order",
+        "moq",
+        "bulk",
+        "in stock",
+        "spot goods",
+        "stock",
+        "new",
+        "new arrival",
+        "new style",
+        "hot sale",
+        "best seller",
+        "best selling",
+        "cheap",
+        "low price",
+        "discount",
+        "promotion",
+        "quality",
+        "high quality",
+        "certificate",
+        "certified",
+        "original",
+        "genuine",
+        "authentic",
+        "brand",
+        "made in china",
+        "domestic",
+        "imported",
+        "fashion",
+        "fashionable",
+        "classic",
+        "simple",
+        "luxury",
+        "modern",
+        "vintage",
+        "retro",
+        "creative",
+        "cute",
+        "casual",
+        "professional",
+        "standard",
+        "universal",
+        "replacement",
+    ]
+)
+
 _HAN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 _HAN_RUN_RE = re.compile("([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]+)")
 _ALNUM_RE = re.compile(r"[^\W_]")
@@ -45,12 +115,17 @@ class Expansion:
 
     `terms` are analysed tokens (as `analyze_words` gives them) to search for; `labels` are
     the translations in the glossary's display form, to show the user; `matched` are the
-    glossary terms found in the query.
+    glossary terms found in the query. Trade and marketing words (`MODIFIERS`: 批发, 新款,
+    "genuine"...) are kept apart in `modifier_terms`, `modifier_labels` and
+    `modifier_matched`, for a search that may use them but should not require them.
     """
 
     terms: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     matched: list[str] = field(default_factory=list)
+    modifier_terms: list[str] = field(default_factory=list)
+    modifier_labels: list[str] = field(default_factory=list)
+    modifier_matched: list[str] = field(default_factory=list)
 
     @property
     def is_empty(self) -> bool:
@@ -61,6 +136,8 @@ class Expansion:
 class _Translation:
     label: str
     terms: tuple[str, ...]
+    #: The pair is a trade or marketing word (see `MODIFIERS`).
+    modifier: bool = False
 
 
 @dataclass
@@ -75,6 +152,8 @@ class Glossary:
     chinese: dict[str, tuple[str, list[_Translation]]] = field(default_factory=dict)
     max_english_tokens: int = 0
     max_chinese_chars: int = 0
+    #: analysed forms of `MODIFIERS`
+    modifier_keys: frozenset[tuple[str, ...]] = frozenset()
 
     def add(self, english: str, chinese: str, *, analysed: dict[str, tuple[str, ...]]) -> bool:
         english = " ".join(english.lower().split())
@@ -89,12 +168,14 @@ class Glossary:
         if not english_tokens or not chinese_tokens:
             return False
         self.pairs.append((english, chinese))
+        modifier = english_tokens in self.modifier_keys
+        # Translations that analyse alike ("gloves", "glove") are one: the first is kept.
         _, translations = self.english.setdefault(english_tokens, (english, []))
-        if all(t.label != chinese for t in translations):
-            translations.append(_Translation(chinese, chinese_tokens))
+        if all(t.terms != chinese_tokens for t in translations):
+            translations.append(_Translation(chinese, chinese_tokens, modifier))
         _, translations = self.chinese.setdefault(chinese_key, (chinese, []))
-        if all(t.label != english for t in translations):
-            translations.append(_Translation(english, english_tokens))
+        if all(t.terms != english_tokens for t in translations):
+            translations.append(_Translation(english, english_tokens, modifier))
         self.max_english_tokens = max(self.max_english_tokens, len(english_tokens))
         self.max_chinese_chars = max(self.max_chinese_chars, len(chinese_key))
         return True
@@ -153,7 +234,7 @@ def category_pairs() -> list[tuple[str, str]]:
 @cache
 def load_glossary() -> Glossary:
     """The glossary file, then the category names, indexed both ways (once per process)."""
-    glossary = Glossary()
+    glossary = Glossary(modifier_keys=frozenset(tuple(analyze_words(m)) for m in MODIFIERS))
     analysed: dict[str, tuple[str, ...]] = {}
     for english, chinese in _read_glossary_file():
         glossary.add(english, chinese, analysed=analysed)
@@ -175,8 +256,12 @@ _Entry = tuple[str, list[_Translation]]
 
 
 def _english_head(tokens: list[str], glossary: Glossary) -> _Entry | None:
-    """The longest glossary term that ends a matched English term (its head noun)."""
-    for start in range(1, len(tokens)):
+    """The longest glossary term of two words or more that ends a matched English term.
+
+    "stainless steel vacuum flask" has the head "vacuum flask"; one-word heads are too broad
+    ("shower curtain" is not what a search for 窗帘, window curtains, wants).
+    """
+    for start in range(1, len(tokens) - 1):
         entry = glossary.english.get(tuple(tokens[start:]))
         if entry is not None:
             return entry
@@ -184,14 +269,12 @@ def _english_head(tokens: list[str], glossary: Glossary) -> _Entry | None:
 
 
 def _chinese_head(term: str, glossary: Glossary) -> _Entry | None:
-    """The longest glossary term that ends a matched Chinese term of four characters or more.
+    """The longest glossary term of three characters or more that ends a matched Chinese term.
 
-    Shorter terms have no useful head: the last two characters of 连衣裙 (dress) are not a
-    kind of dress.
+    不锈钢保温杯 has the head 保温杯; two-character heads are too broad (耳机 of 蓝牙耳机) or
+    wrong (衣裙 of 连衣裙).
     """
-    if len(term) < 4:
-        return None
-    for start in range(1, len(term) - 1):
+    for start in range(1, len(term) - 2):
         entry = glossary.chinese.get(term[start:])
         if entry is not None:
             return entry
@@ -257,6 +340,24 @@ def _stands_alone(text: str, position: int) -> bool:
     return not _HAN_RE.match(before) and not _HAN_RE.match(after)
 
 
+@dataclass
+class _Collected:
+    terms: dict[str, None] = field(default_factory=dict)
+    labels: dict[str, None] = field(default_factory=dict)
+    matched: dict[str, None] = field(default_factory=dict)
+
+    def add(self, source: str, translations: list[_Translation]) -> None:
+        if len(self.labels) >= MAX_EXPANSIONS:
+            return
+        self.matched[source] = None
+        for translation in translations:
+            if len(self.labels) >= MAX_EXPANSIONS:
+                return
+            self.labels[translation.label] = None
+            for token in translation.terms:
+                self.terms[token] = None
+
+
 def expand_query(text: str) -> Expansion:
     """Translate the glossary terms found in a query into the other language.
 
@@ -280,17 +381,17 @@ def expand_query(text: str) -> Expansion:
     # Whole terms first, then their heads ("不锈钢保温杯", then "保温杯").
     entries = [entry for entry, _ in found] + [head for _, head in found if head is not None]
 
-    terms: dict[str, None] = {}
-    labels: dict[str, None] = {}
-    matched: dict[str, None] = {}
+    product: _Collected = _Collected()
+    modifiers: _Collected = _Collected()
     for source, translations in entries:
-        if len(labels) >= MAX_EXPANSIONS:
-            break
-        matched[source] = None
-        for translation in translations[:TRANSLATIONS_PER_TERM]:
-            if len(labels) >= MAX_EXPANSIONS:
-                break
-            labels[translation.label] = None
-            for token in translation.terms:
-                terms[token] = None
-    return Expansion(terms=list(terms), labels=list(labels), matched=list(matched))
+        chosen = translations[:TRANSLATIONS_PER_TERM]
+        target = modifiers if all(t.modifier for t in chosen) else product
+        target.add(source, chosen)
+    return Expansion(
+        terms=list(product.terms),
+        labels=list(product.labels),
+        matched=list(product.matched),
+        modifier_terms=list(modifiers.terms),
+        modifier_labels=list(modifiers.labels),
+        modifier_matched=list(modifiers.matched),
+    )

@@ -237,14 +237,25 @@ def test_category_names_are_folded_in(monkeypatch):
         glossary_module.load_glossary.cache_clear()
 
 
-def test_category_tree_nodes_are_read_recursively():
+def test_category_tree_names_are_read_recursively():
     tree = [
         {
-            "name_en": "Bags & Cases",
-            "name_zh_hans": "箱包/皮具",
-            "children": [{"name_en": "Backpacks", "name_zh_hans": "双肩包", "children": []}],
+            "en": "Bags & Cases",
+            "zh_hans": "箱包/皮具",
+            "children": [{"en": "Backpacks", "zh_hans": "双肩包", "children": []}],
         },
         {"name_en": "Home & Garden", "name_zh_hans": "家居园艺"},
     ]
-    nodes = list(glossary_module._category_nodes(tree))
-    assert [node["name_en"] for node in nodes] == ["Bags & Cases", "Backpacks", "Home & Garden"]
+    assert list(glossary_module._category_names(tree)) == [
+        ("Bags & Cases", "箱包/皮具"),
+        ("Backpacks", "双肩包"),
+        ("Home & Garden", "家居园艺"),
+    ]
+
+
+def test_shipped_category_tree_is_folded_in():
+    pairs = glossary_module.category_pairs()
+    if not pairs:
+        pytest.skip("the category tree data file is not present")
+    loaded = set(glossary_pairs())
+    assert {(english.lower(), chinese) for english, chinese in pairs} <= loaded

@@ -197,16 +197,25 @@ def _read_glossary_file() -> Iterator[tuple[str, str]]:
         yield english.strip(), chinese.strip()
 
 
-def _category_nodes(node: Any) -> Iterator[dict[str, Any]]:
+# Key pairs naming a category in English and simplified Chinese: the data file's, then the
+# model's field names.
+_NAME_KEYS = (("en", "zh_hans"), ("name_en", "name_zh_hans"))
+
+
+def _category_names(node: Any) -> Iterator[tuple[str, str]]:
+    """(English, Chinese) names of every node of a category tree, depth first."""
     if isinstance(node, dict):
-        if isinstance(node.get("name_en"), str) and isinstance(node.get("name_zh_hans"), str):
-            yield node
+        for english_key, chinese_key in _NAME_KEYS:
+            english, chinese = node.get(english_key), node.get(chinese_key)
+            if isinstance(english, str) and isinstance(chinese, str):
+                yield english, chinese
+                break
         for value in node.values():
             if isinstance(value, dict | list):
-                yield from _category_nodes(value)
+                yield from _category_names(value)
     elif isinstance(node, list):
         for item in node:
-            yield from _category_nodes(item)
+            yield from _category_names(item)
 
 
 def category_pairs() -> list[tuple[str, str]]:
@@ -223,9 +232,9 @@ def category_pairs() -> list[tuple[str, str]]:
     except (OSError, ValueError, ModuleNotFoundError):
         return []
     pairs: list[tuple[str, str]] = []
-    for node in _category_nodes(tree):
-        english_parts = [p for p in _EN_SPLIT_RE.split(node["name_en"].strip()) if p]
-        chinese_parts = [p for p in _ZH_SPLIT_RE.split(node["name_zh_hans"].strip()) if p]
+    for english, chinese in _category_names(tree):
+        english_parts = [p for p in _EN_SPLIT_RE.split(english.strip()) if p]
+        chinese_parts = [p for p in _ZH_SPLIT_RE.split(chinese.strip()) if p]
         if len(english_parts) == len(chinese_parts):
             pairs.extend(zip(english_parts, chinese_parts, strict=True))
     return pairs

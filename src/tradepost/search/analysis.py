@@ -310,16 +310,17 @@ def user_dictionary_words() -> list[str]:
 
 @cache
 def _segmenter() -> Any:
-    """A private rjieba instance with the trade-term dictionary added to its own.
+    """rjieba's process-wide segmenter with the trade-term dictionary added to its own.
 
-    rjieba cannot read a user-dictionary file, but `add_word` with no frequency asks the
-    segmenter for the frequency that makes the word win, which is what jieba's
+    rjieba builds one segmenter when it is imported; a second instance would cost another
+    ~25 MB per process, so the dictionary is added to that one (through rjieba's module
+    functions). rjieba cannot read a user-dictionary file, but `add_word` with no frequency
+    asks the segmenter for the frequency that makes the word win, which is what jieba's
     `load_userdict` does for entries without one.
     """
-    jieba = rjieba.Jieba()
     for word in user_dictionary_words():
-        jieba.add_word(normalize(word), None, None)
-    return jieba
+        rjieba.add_word(normalize(word), None, None)
+    return rjieba
 
 
 def warm_up() -> None:
@@ -390,7 +391,7 @@ def _latin_token(raw: str) -> str | None:
 # Raw Latin token -> indexed form ("" when dropped). Product text is Zipfian, so a bounded
 # per-process memo makes the Latin path one dictionary lookup per token.
 _LATIN_MEMO: dict[str, str] = {}
-_LATIN_MEMO_SIZE = 200_000
+_LATIN_MEMO_SIZE = 100_000
 
 
 def _latin_tokens(segment: str, out: list[str]) -> None:

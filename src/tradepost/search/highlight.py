@@ -20,8 +20,10 @@ from tradepost.search.analysis import analyze_words, normalize
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 _CJK_RUN_RE = re.compile(f"[{_CJK}]+")
 _CJK_CHAR_RE = re.compile(f"[{_CJK}]")
-# Letters/digits runs that are not CJK (the analyser's view of a Latin word, roughly).
-_WORD_RE = re.compile(rf"(?:(?![{_CJK}])[^\W_])+(?:\.\d+(?:(?![{_CJK}])[^\W_])*)*")
+# Letters/digits runs that are not CJK (the analyser's view of a Latin word, roughly); a
+# number and a unit written apart ("500 ml") are one word, as the analyser makes them.
+_LATIN = rf"(?:(?![{_CJK}])[^\W_])"
+_WORD_RE = re.compile(rf"\d+(?:\.\d+)?\s[a-zA-Z]+\b|{_LATIN}+(?:\.\d+{_LATIN}*)*")
 
 
 def is_cjk_token(token: str) -> bool:

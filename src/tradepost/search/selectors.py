@@ -334,7 +334,9 @@ def expand(text: str, analyzed: AnalyzedQuery) -> Expansion:
 
     Each translation the glossary gives is one alternative (its words all required); a
     document must match as many alternatives as the query has distinct concepts (up to
-    three, then three quarters), so "stainless steel cup" needs both steel and cup.
+    three, then three quarters), so "stainless steel cup" needs both steel and cup. Latin
+    words the glossary does not cover (brands, model numbers, 12v) are required as typed:
+    they are written the same way in a listing in any language.
     """
     if analyzed.is_empty:
         return Expansion()
@@ -344,15 +346,17 @@ def expand(text: str, analyzed: AnalyzedQuery) -> Expansion:
         return Expansion()
     alternatives = [usable(analyze_words(label)) for label in labels]
     alternatives = [tokens for tokens in alternatives if tokens]
-    concepts = _maximal_sources(result.matched) or 1
+    covered: set[str] = set()
+    for source in result.matched:
+        covered.update(analyze_words(source))
     required = [
         token
         for token in usable(analyzed.words)
-        if not is_cjk_token(token) and any(ch.isdigit() for ch in token)
+        if not is_cjk_token(token) and token not in covered
     ]
     return Expansion(
         alternatives=alternatives,
-        minimum=required_matches(concepts),
+        minimum=required_matches(_maximal_sources(result.matched) or 1),
         required=required,
         labels=labels,
     )
@@ -473,12 +477,15 @@ def _range_spec(field_name: str, bounds: Sequence[tuple[float | None, float | No
     return {"range": {"field": field_name, "ranges": ranges}}
 
 
-def _cumulative_bounds(limits: Sequence[float]) -> list[tuple[float | None, float | None]]:
-    """Disjoint ranges (..l1], (l1..l2], ..., (ln..) whose running sums give "at most"."""
+def _cumulative_bounds(
+    limits: Sequence[float], *, integers: bool = False
+) -> list[tuple[float | None, float | None]]:
+    """Disjoint ranges (..l1], (l1..l2], ..., (ln..) whose running sums give "at most".
+    (Range buckets exclude their upper bound; an integer field's bound must be whole.)"""
     bounds: list[tuple[float | None, float | None]] = []
     low: float | None = None
     for limit in limits:
-        high = limit + _EPSILON
+        high = limit + (1 if integers else _EPSILON)
         bounds.append((low, high))
         low = high
     bounds.append((low, None))
@@ -498,7 +505,7 @@ def _product_aggregations(category_field: str | None) -> dict[str, Any]:
         "incoterms": {"terms": {"field": "incoterms", "size": 20}},
         "moq": _range_spec("moq", _cumulative_bounds(MOQ_LIMITS)),
         "price": _range_spec("price_min_usd", PRICE_BANDS),
-        "lead_time": _range_spec("lead_time", _cumulative_bounds(LEAD_TIME_LIMITS)),
+        "lead_time": _range_spec("lead_time", _cumulative_bounds(LEAD_TIME_LIMITS, integers=True)),
     }
     if category_field is not None:
         aggs["category"] = {"terms": {"field": category_field, "size": 500}}

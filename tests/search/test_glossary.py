@@ -131,7 +131,7 @@ def test_translations_that_analyse_alike_are_one():
 
 
 def test_trade_and_marketing_words_are_kept_apart():
-    expansion = expand_query("卫裤女2021新款时尚")
+    expansion = expand_query("卫裤2021新款时尚")
     assert expansion.labels == ["sweatpants"]
     assert expansion.matched == ["卫裤"]
     assert {"new arrival", "fashion"} <= set(expansion.modifier_labels)
@@ -142,6 +142,22 @@ def test_trade_and_marketing_words_are_kept_apart():
     assert "批发" in expansion.modifier_labels
     assert "批发" in expansion.modifier_terms
     assert "批发" not in expansion.terms
+
+
+def test_gender_season_and_size_words_are_modifiers():
+    expansion = expand_query("夏季新款女装连衣裙")
+    assert expansion.matched == ["连衣裙"]
+    assert "dress" in expansion.labels
+    assert {"summer", "women's clothing"} <= set(expansion.modifier_labels)
+    assert expand_query("women mini fan").labels[0] == "风扇"
+
+
+def test_a_query_of_modifiers_only_expands_them():
+    expansion = expand_query("wholesale")
+    assert expansion.labels[0] == "批发"
+    assert expansion.matched == ["wholesale"]
+    assert expansion.modifier_labels == []
+    assert expand_query("女装").labels[0] == "women's clothing"
 
 
 def test_taiwan_usage_expands():

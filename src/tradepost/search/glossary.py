@@ -31,10 +31,12 @@ TRANSLATIONS_PER_TERM = 3
 #: At most this many translations are added to one query.
 MAX_EXPANSIONS = 8
 
-#: English glossary terms that describe the offer, not the product ("wholesale 批发",
-#: "new arrival 新款", "genuine 正品"). Their translations are returned apart, as
-#: `Expansion.modifier_terms`: a search should not require them, or a Chinese title full of
-#: 新款/爆款/包邮 would never find a plain English listing.
+#: English glossary terms that describe the offer or qualify the product rather than name
+#: it ("wholesale 批发", "new arrival 新款", "genuine 正品", "women 女士", "summer 夏季",
+#: "women's clothing 女装"). Their translations are returned apart, as
+#: `Expansion.modifier_terms`, when the query also names a product: a search should not
+#: require them, or a Chinese title full of 新款/女装/夏季 would never find a plain English
+#: listing of the product.
 MODIFIERS = frozenset(
     [
         "wholesale",
@@ -98,6 +100,37 @@ MODIFIERS = frozenset(
         "standard",
         "universal",
         "replacement",
+        # who and when: 女装连衣裙 rarely says 女士, a dress for women is still a dress
+        "men",
+        "women",
+        "ladies",
+        "unisex",
+        "adult",
+        "kids",
+        "children",
+        "boys",
+        "girls",
+        "summer",
+        "winter",
+        "autumn",
+        "all season",
+        "spring and autumn",
+        "women's clothing",
+        "women's clothes",
+        "men's clothing",
+        "men's clothes",
+        "children's clothing",
+        "kids clothing",
+        "household",
+        "home",
+        "domestic use",
+        # sizes
+        "mini",
+        "small",
+        "medium",
+        "large",
+        "big",
+        "extra large",
     ]
 )
 
@@ -115,9 +148,10 @@ class Expansion:
 
     `terms` are analysed tokens (as `analyze_words` gives them) to search for; `labels` are
     the translations in the glossary's display form, to show the user; `matched` are the
-    glossary terms found in the query. Trade and marketing words (`MODIFIERS`: 批发, 新款,
-    "genuine"...) are kept apart in `modifier_terms`, `modifier_labels` and
-    `modifier_matched`, for a search that may use them but should not require them.
+    glossary terms found in the query. Words that qualify rather than name a product
+    (`MODIFIERS`: 批发, 新款, "women"...) are kept apart in `modifier_terms`,
+    `modifier_labels` and `modifier_matched`, for a search that may use them but should not
+    require them, unless the query has nothing else.
     """
 
     terms: list[str] = field(default_factory=list)
@@ -396,6 +430,9 @@ def expand_query(text: str) -> Expansion:
         chosen = translations[:TRANSLATIONS_PER_TERM]
         target = modifiers if all(t.modifier for t in chosen) else product
         target.add(source, chosen)
+    if not product.labels:
+        # The query is only about modifiers ("wholesale", "女装"): they are what it asks for.
+        product, modifiers = modifiers, _Collected()
     return Expansion(
         terms=list(product.terms),
         labels=list(product.labels),

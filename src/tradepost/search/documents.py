@@ -295,6 +295,32 @@ def iter_published_products(*, chunk_size: int = 2000) -> Iterator[list[ProductR
         yield list(_product_records(rows, companies).values())
 
 
+def published_product_id_ranges(*, chunk_size: int = 2000) -> list[tuple[int, int]]:
+    """(first id, last id) of consecutive runs of `chunk_size` published products."""
+    ranges: list[tuple[int, int]] = []
+    last_id = 0
+    while True:
+        ids = list(
+            Product.objects.filter(status=ProductStatus.PUBLISHED, id__gt=last_id)
+            .order_by("id")
+            .values_list("id", flat=True)[:chunk_size]
+        )
+        if not ids:
+            return ranges
+        ranges.append((ids[0], ids[-1]))
+        last_id = ids[-1]
+
+
+def load_published_product_range(first_id: int, last_id: int) -> list[ProductRecord]:
+    rows = list(
+        Product.objects.filter(status=ProductStatus.PUBLISHED, id__gte=first_id, id__lte=last_id)
+        .order_by("id")
+        .values(*_PRODUCT_COLUMNS)
+    )
+    companies = load_companies(row["company_id"] for row in rows)
+    return list(_product_records(rows, companies).values())
+
+
 def iter_companies(*, chunk_size: int = 2000) -> Iterator[list[CompanyRecord]]:
     last_id = 0
     while True:

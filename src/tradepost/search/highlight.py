@@ -50,9 +50,16 @@ def highlight_spans(text: str, terms: Collection[str]) -> list[tuple[int, int]]:
     marks = bytearray(len(text))
     term_set = set(terms)
     cjk_terms = sorted((t for t in term_set if is_cjk_token(t)), key=len, reverse=True)
-    if any(not is_cjk_token(t) for t in term_set):
+    latin_terms = [t for t in term_set if not is_cjk_token(t)]
+    if latin_terms:
+        # A word's token starts with its first letter folded (stems, spelling variants and
+        # units all keep it), so only words starting like a query token are analysed.
+        initials = {t[0] for t in latin_terms}
         for match in _WORD_RE.finditer(text):
-            tokens = analyze_words(match.group())
+            word = match.group()
+            if normalize(word[0])[:1] not in initials:
+                continue
+            tokens = analyze_words(word)
             if tokens and any(token in term_set for token in tokens):
                 marks[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
     if cjk_terms:

@@ -289,7 +289,10 @@ def company_key(company_id: int) -> str:
 
 
 def _join(tokens: Iterable[str]) -> str:
-    return " ".join(t for t in tokens if len(t) <= MAX_TOKEN_CHARS)
+    tokens = list(tokens)
+    if max(map(len, tokens), default=0) > MAX_TOKEN_CHARS:
+        tokens = [t for t in tokens if len(t) <= MAX_TOKEN_CHARS]
+    return " ".join(tokens)
 
 
 def _unique_join(tokens: Iterable[str]) -> str:
@@ -331,15 +334,13 @@ def prefix_token(text: str) -> str:
     return text[:MAX_PREFIX_CHARS].rstrip().replace(" ", "_")
 
 
-def _add_suggestions(doc: tantivy.Document, keys: Iterable[str]) -> None:
-    keys = sorted({key for key in keys if key})
-    prefixes: set[str] = set()
-    for key in keys:
-        doc.add_text("suggest", key)
-        for end in range(1, min(len(key), MAX_PREFIX_CHARS) + 1):
-            if key[end - 1] != " ":
-                prefixes.add(prefix_token(key[:end]))
-    doc.add_text("suggest_prefix", " ".join(sorted(prefixes)))
+def prefixes_of(key: str) -> list[str]:
+    """The prefix tokens a suggestion is found by."""
+    return [
+        prefix_token(key[:end])
+        for end in range(1, min(len(key), MAX_PREFIX_CHARS) + 1)
+        if key[end - 1] != " "
+    ]
 
 
 def _microseconds(value: datetime | None) -> int:
@@ -369,67 +370,131 @@ def rank_boost(quality: float) -> float:
     return 2 ** (1 + 0.1 * quality) - 2
 
 
-def product_document(record: ProductRecord, tree: CategoryTree) -> tantivy.Document:
-    doc = tantivy.Document()
-    doc.add_text("key", product_key(record.id))
-    doc.add_text("kind", KIND_PRODUCT)
-    doc.add_unsigned("id", record.id)
-    doc.add_integer("version", _microseconds(record.updated_at))
-    doc.add_integer("company_version", _microseconds(record.company.updated_at))
+@dataclass
+class Shared:
+    """Analysed text that many documents share (a category lineage, a company's names),
+    computed once per indexer batch or rebuild instead of once per product."""
 
+    tree: CategoryTree
+    #: category id -> (words, grams, suggestion keys of the leaf's names)
+    categories: dict[int, tuple[list[str], list[str], list[str]]] = field(default_factory=dict)
+    #: (company id, updated) -> (words, grams, suggestion keys)
+    companies: dict[tuple[int, int], tuple[list[str], list[str], list[str]]] = field(
+        default_factory=dict
+    )
+    #: suggestion key -> its prefix tokens (for the shared keys only)
+    prefixes: dict[str, list[str]] = field(default_factory=dict)
+
+    def category(self, category_id: int) -> tuple[list[str], list[str], list[str]]:
+        found = self.categories.get(category_id)
+        if found is None:
+            lineage = self.tree.lineage(category_id)
+            names = [name for node in lineage for name in node.names]
+            keys = [suggestion_key(n) for n in lineage[-1].names] if lineage else []
+            found = (
+                list(dict.fromkeys(_words(names))),
+                list(dict.fromkeys(_grams(names))),
+                [k for k in dict.fromkeys(keys) if k],
+            )
+            self.categories[category_id] = found
+        return found
+
+    def company(self, record: CompanyRecord) -> tuple[list[str], list[str], list[str]]:
+        cache_key = (record.id, _microseconds(record.updated_at))
+        found = self.companies.get(cache_key)
+        if found is None:
+            if len(self.companies) > 50_000:
+                self.companies.clear()
+            names = [record.legal_name, record.english_name]
+            keys = [suggestion_key(n) for n in names if n]
+            found = (
+                list(dict.fromkeys(_words(names))),
+                list(dict.fromkeys(_grams(names))),
+                [k for k in dict.fromkeys(keys) if k],
+            )
+            self.companies[cache_key] = found
+        return found
+
+    def prefixes_of(self, key: str) -> list[str]:
+        found = self.prefixes.get(key)
+        if found is None:
+            if len(self.prefixes) > 100_000:
+                self.prefixes.clear()
+            found = self.prefixes[key] = prefixes_of(key)
+        return found
+
+
+#: A document as plain Python values (picklable, so analysis can run in other processes).
+Fields = dict[str, Any]
+
+
+def product_fields(record: ProductRecord, shared: Shared) -> Fields:
+    """Everything the index holds about a product; the costly part (text analysis)."""
     titles = [record.title, *(title for _lang, title, _desc in record.translations)]
     descriptions = [
         record.description[:MAX_DESCRIPTION_CHARS],
         *(desc[:MAX_DESCRIPTION_CHARS] for _lang, _title, desc in record.translations),
     ]
-    lineage = tree.lineage(record.category_id)
-    category_names = [name for node in lineage for name in node.names]
-    company_names = [record.company.legal_name, record.company.english_name]
-    extra = [record.keywords, *record.attributes, *category_names, *company_names]
+    own_extra = " ; ".join(t for t in (record.keywords, *record.attributes) if t)
+    category_words, category_grams, category_keys = shared.category(record.category_id)
+    company_words, company_grams, company_keys = shared.company(record.company)
 
-    doc.add_text("title_words", _join(_words(titles)))
-    doc.add_text("title_grams", _join(_grams(titles)))
-    doc.add_text("desc_words", _join(_words(descriptions)))
-    doc.add_text("desc_grams", _join(_grams(descriptions)))
-    doc.add_text("extra_words", _unique_join(_words(extra)))
-    doc.add_text("extra_grams", _unique_join(_grams(extra)))
+    title_keys = {suggestion_key(t) for t in titles} - {""}
+    keys = sorted(title_keys | set(category_keys) | set(company_keys))
+    prefixes: set[str] = set()
+    for key in title_keys:
+        prefixes.update(prefixes_of(key))
+    for key in (*category_keys, *company_keys):
+        prefixes.update(shared.prefixes_of(key))
 
-    suggestions = {suggestion_key(t) for t in titles}
-    if lineage:
-        suggestions.update(suggestion_key(name) for name in lineage[-1].names)
-    suggestions.update(suggestion_key(name) for name in company_names if name)
-    _add_suggestions(doc, suggestions)
-
-    doc.add_unsigned("company_id", record.company.id)
-    for node in lineage[: MAX_CATEGORY_DEPTH + 1]:
-        doc.add_unsigned(CATEGORY_FIELDS[min(node.depth, MAX_CATEGORY_DEPTH)], node.id)
-    if record.company.country:
-        doc.add_text("country", record.company.country)
-    doc.add_boolean("verified", record.company.is_verified)
-    if record.original_language:
-        doc.add_text("language", record.original_language)
-    for code in dict.fromkeys(record.incoterms):
-        doc.add_text("incoterms", code)
-    doc.add_float("moq", float(record.moq))
-
+    lineage = shared.tree.lineage(record.category_id)
     price_min = to_usd(record.price_min, record.currency)
     price_max = to_usd(record.price_max, record.currency)
     if price_min is None:
         price_min = price_max
     if price_max is None:
         price_max = price_min
-    if price_min is not None and price_max is not None:
-        doc.add_float("price_min_usd", price_min)
-        doc.add_float("price_max_usd", price_max)
-    doc.add_float("price_asc", price_min if price_min is not None else NO_PRICE_ASC)
-    doc.add_float("price_desc", price_max if price_max is not None else NO_PRICE_DESC)
-    if record.lead_time_days is not None:
-        doc.add_unsigned("lead_time", int(record.lead_time_days))
-    doc.add_date("published", _utc(record.published_at or record.updated_at))
     quality = quality_score(record)
-    doc.add_float("quality", quality)
-    doc.add_float("boost", rank_boost(quality))
-    return doc
+    fields: Fields = {
+        "key": product_key(record.id),
+        "kind": KIND_PRODUCT,
+        "id": record.id,
+        "version": _microseconds(record.updated_at),
+        "company_version": _microseconds(record.company.updated_at),
+        "title_words": _join(_words(titles)),
+        "title_grams": _join(_grams(titles)),
+        "desc_words": _join(_words(descriptions)),
+        "desc_grams": _join(_grams(descriptions)),
+        "extra_words": _unique_join(
+            [*analyze_words(own_extra), *category_words, *company_words]
+            if own_extra
+            else [*category_words, *company_words]
+        ),
+        "extra_grams": _unique_join(
+            [*analyze_cjk_grams(own_extra), *category_grams, *company_grams]
+            if own_extra
+            else [*category_grams, *company_grams]
+        ),
+        "suggest": keys,
+        "suggest_prefix": " ".join(sorted(prefixes)),
+        "company_id": record.company.id,
+        "country": record.company.country or None,
+        "verified": record.company.is_verified,
+        "language": record.original_language or None,
+        "incoterms": list(dict.fromkeys(record.incoterms)),
+        "moq": float(record.moq),
+        "price_min_usd": price_min,
+        "price_max_usd": price_max,
+        "price_asc": price_min if price_min is not None else NO_PRICE_ASC,
+        "price_desc": price_max if price_max is not None else NO_PRICE_DESC,
+        "lead_time": int(record.lead_time_days) if record.lead_time_days is not None else None,
+        "published": _utc(record.published_at or record.updated_at),
+        "quality": quality,
+        "boost": rank_boost(quality),
+    }
+    for node in lineage[: MAX_CATEGORY_DEPTH + 1]:
+        fields[CATEGORY_FIELDS[min(node.depth, MAX_CATEGORY_DEPTH)]] = node.id
+    return fields
 
 
 def company_quality(record: CompanyRecord) -> float:
@@ -439,31 +504,45 @@ def company_quality(record: CompanyRecord) -> float:
     return round(score, 4)
 
 
-def company_document(record: CompanyRecord) -> tantivy.Document:
-    doc = tantivy.Document()
-    doc.add_text("key", company_key(record.id))
-    doc.add_text("kind", KIND_COMPANY)
-    doc.add_unsigned("id", record.id)
-    doc.add_unsigned("company_id", record.id)
-    doc.add_integer("version", _microseconds(record.updated_at))
-    doc.add_integer("company_version", _microseconds(record.updated_at))
+def company_fields(record: CompanyRecord) -> Fields:
     names = [record.legal_name, record.english_name]
     description = record.description[:MAX_DESCRIPTION_CHARS]
-    doc.add_text("name_words", _join(_words(names)))
-    doc.add_text("name_grams", _join(_grams(names)))
-    doc.add_text("cproducts_words", _join(_words([record.main_products])))
-    doc.add_text("cproducts_grams", _join(_grams([record.main_products])))
-    doc.add_text("cdesc_words", _join(_words([description])))
-    doc.add_text("cdesc_grams", _join(_grams([description])))
-    _add_suggestions(doc, (suggestion_key(name) for name in names if name))
-    if record.country:
-        doc.add_text("country", record.country)
-    doc.add_boolean("verified", record.is_verified)
-    if record.original_language:
-        doc.add_text("language", record.original_language)
-    for business_type in dict.fromkeys(record.business_types):
-        doc.add_text("business_types", business_type)
+    keys = sorted({suggestion_key(name) for name in names if name} - {""})
+    prefixes = sorted({p for key in keys for p in prefixes_of(key)})
     quality = company_quality(record)
-    doc.add_float("quality", quality)
-    doc.add_float("boost", rank_boost(quality))
-    return doc
+    return {
+        "key": company_key(record.id),
+        "kind": KIND_COMPANY,
+        "id": record.id,
+        "company_id": record.id,
+        "version": _microseconds(record.updated_at),
+        "company_version": _microseconds(record.updated_at),
+        "name_words": _join(_words(names)),
+        "name_grams": _join(_grams(names)),
+        "cproducts_words": _join(_words([record.main_products])),
+        "cproducts_grams": _join(_grams([record.main_products])),
+        "cdesc_words": _join(_words([description])),
+        "cdesc_grams": _join(_grams([description])),
+        "suggest": keys,
+        "suggest_prefix": " ".join(prefixes),
+        "country": record.country or None,
+        "verified": record.is_verified,
+        "language": record.original_language or None,
+        "business_types": list(dict.fromkeys(record.business_types)),
+        "quality": quality,
+        "boost": rank_boost(quality),
+    }
+
+
+def build_document(fields: Fields) -> tantivy.Document:
+    """The tantivy document for `fields` (absent values and empty lists are left out)."""
+    present = {name: value for name, value in fields.items() if value is not None and value != []}
+    return tantivy.Document.from_dict(present, schema())
+
+
+def product_document(record: ProductRecord, shared: Shared) -> tantivy.Document:
+    return build_document(product_fields(record, shared))
+
+
+def company_document(record: CompanyRecord) -> tantivy.Document:
+    return build_document(company_fields(record))

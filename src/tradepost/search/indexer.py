@@ -18,27 +18,33 @@ what is pending, prune applied rows after a retention period, stop when asked.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, connections
 from django.db.models import Max, Min, Q
 from django.utils import timezone
 
 from tradepost.search import documents
 from tradepost.search.documents import CategoryTree
 from tradepost.search.index import (
+    Fields,
     IndexBusy,
     IndexState,
     IndexWriter,
+    Shared,
+    build_document,
     company_document,
     company_key,
     index_writer,
     product_document,
+    product_fields,
     product_key,
     read_state,
     write_state,
@@ -117,7 +123,7 @@ def apply_changes(
         product_set.update(documents.published_product_ids_in_categories(category_set))
 
     written = 0
-    tree = CategoryTree.load() if product_set else None
+    shared = Shared(CategoryTree.load()) if product_set else None
     product_list = sorted(product_set)
     for start in range(0, len(product_list), 2000):
         chunk = product_list[start : start + 2000]
@@ -125,8 +131,8 @@ def apply_changes(
         for product_id in chunk:
             writer.delete_term("key", product_key(product_id))
             record = records.get(product_id)
-            if record is not None and tree is not None:
-                writer.add(product_document(record, tree))
+            if record is not None and shared is not None:
+                writer.add(product_document(record, shared))
                 written += 1
     if company_set:
         companies = documents.load_companies(company_set)
@@ -158,17 +164,45 @@ def _advance(state: IndexState, applied_ids: list[int], now: float) -> IndexStat
     return IndexState(position=position, holes=holes, applied_at=now, built_at=state.built_at)
 
 
+_pool_shared: Shared | None = None
+
+
+def _pool_start() -> None:
+    """In each analysis process: its own database connection and category cache."""
+    global _pool_shared
+    connections.close_all()
+    _pool_shared = Shared(CategoryTree.load())
+
+
+def _pool_product_fields(bounds: tuple[int, int]) -> list[Fields]:
+    assert _pool_shared is not None
+    records = documents.load_published_product_range(*bounds)
+    return [product_fields(record, _pool_shared) for record in records]
+
+
+def _product_field_chunks(pool: Any | None) -> Iterator[list[Fields]]:
+    if pool is None:
+        shared = Shared(CategoryTree.load())
+        for chunk in documents.iter_published_products():
+            yield [product_fields(record, shared) for record in chunk]
+        return
+    ranges = documents.published_product_id_ranges()
+    yield from pool.imap(_pool_product_fields, ranges)
+
+
 def rebuild(
     writer: IndexWriter,
     *,
     on_progress: Callable[[int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    pool: Any | None = None,
 ) -> IndexState | None:
     """Replace the whole index with the database's published products and companies.
 
     The outbox position is taken *before* reading, so any change made during the rebuild is
-    applied again afterwards. Returns the new state (already written), or None when stopped
-    early (nothing committed).
+    applied again afterwards. With a process `pool`, text analysis runs in its processes.
+    Returns the new state (already written), or None when stopped early (nothing
+    committed).
     """
     last_id = IndexOutbox.objects.aggregate(last=Max("id"))["last"] or 0
     # Rows just below the position may belong to transactions still open (PostgreSQL).
@@ -183,14 +217,13 @@ def rebuild(
         for row_id in range(max(0, last_id - MAX_TRACKED_GAP) + 1, last_id + 1)
         if row_id not in recent
     }
-    tree = CategoryTree.load()
     writer.delete_all()
-    for chunk in documents.iter_published_products():
+    for chunk in _product_field_chunks(pool):
         if should_stop is not None and should_stop():
             writer.rollback()
             return None
-        for record in chunk:
-            writer.add(product_document(record, tree))
+        for fields in chunk:
+            writer.add(build_document(fields))
         if on_progress is not None:
             on_progress(len(chunk))
     for companies in documents.iter_companies():
@@ -278,10 +311,22 @@ def rebuild_now(
     on_progress: Callable[[int], None] | None = None,
     heap_bytes: int = 512_000_000,
     threads: int = 0,
+    workers: int = 1,
 ) -> IndexState | None:
-    """Rebuild the whole index (what `tradepost reindex` does). Raises IndexBusy."""
-    with index_writer(heap_bytes=heap_bytes, threads=threads) as writer:
-        return rebuild(writer, on_progress=on_progress)
+    """Rebuild the whole index (what `tradepost reindex` does), analysing text in `workers`
+    processes. Raises IndexBusy."""
+    if workers <= 1:
+        with index_writer(heap_bytes=heap_bytes, threads=threads) as writer:
+            return rebuild(writer, on_progress=on_progress)
+    # Fork the analysis processes before the index writer starts its threads, and without
+    # an open database connection to share.
+    connections.close_all()
+    context = multiprocessing.get_context("fork")
+    with (
+        context.Pool(workers, initializer=_pool_start) as pool,
+        index_writer(heap_bytes=heap_bytes, threads=threads) as writer,
+    ):
+        return rebuild(writer, on_progress=on_progress, pool=pool)
 
 
 def run_indexer_loop(

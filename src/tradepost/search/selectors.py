@@ -711,9 +711,11 @@ def _hydrate_products(
 ) -> list[tuple[float, Product]]:
     if not ranked:
         return []
+    # By primary key only, unordered: with the status in the WHERE clause SQLite would walk
+    # the status index over every published product. The status is checked below.
     products = (
         Product.objects.filter(id__in=[doc_id for _score, doc_id in ranked])
-        .filter(status=ProductStatus.PUBLISHED)
+        .order_by()
         .select_related("company", "category")
         .prefetch_related(
             Prefetch("images", queryset=ProductImage.objects.order_by("position", "id")),
@@ -725,7 +727,11 @@ def _hydrate_products(
         )
     )
     by_id = {product.id: product for product in products}
-    return [(score, by_id[doc_id]) for score, doc_id in ranked if doc_id in by_id]
+    return [
+        (score, by_id[doc_id])
+        for score, doc_id in ranked
+        if doc_id in by_id and by_id[doc_id].status == ProductStatus.PUBLISHED
+    ]
 
 
 def search_products(

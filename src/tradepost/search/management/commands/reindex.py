@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 from tqdm import tqdm
 
 from tradepost.catalog.models import Product, ProductStatus
@@ -32,6 +34,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--threads", type=int, default=0, help="Indexing threads (default: tantivy decides)."
         )
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=None,
+            help="Processes analysing text (default: one per CPU; 1 analyses in this process).",
+        )
 
     def handle(self, *args, **options):
         if options["check"]:
@@ -51,6 +59,7 @@ class Command(BaseCommand):
                 on_progress=bar.update,
                 heap_bytes=max(50, options["heap_mb"]) * 1_000_000,
                 threads=max(0, options["threads"]),
+                workers=self._workers(options["workers"]),
             )
         except IndexBusy as exc:
             raise CommandError(
@@ -67,6 +76,16 @@ class Command(BaseCommand):
             f"({total / elapsed:,.0f} products/s) into {index_dir()}; "
             f"outbox position {state.position}."
         )
+
+    @staticmethod
+    def _workers(requested: int | None) -> int:
+        if requested is not None:
+            return max(1, requested)
+        database = connection.settings_dict
+        name = str(database.get("TEST", {}).get("NAME") or "") + str(database["NAME"])
+        if database["ENGINE"].endswith("sqlite3") and (":memory:" in name or "memory" in name):
+            return 1  # other processes cannot see an in-memory database
+        return max(1, min(os.cpu_count() or 1, 8))
 
     def _check(self):
         report = check_index()

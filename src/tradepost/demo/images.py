@@ -276,28 +276,55 @@ def _blender(pen: _Pen) -> None:
 def _tshirt(pen: _Pen) -> None:
     pen.poly(
         [
-            (0.30, 0.10), (0.42, 0.10), (0.50, 0.18), (0.58, 0.10), (0.70, 0.10),
-            (0.95, 0.30), (0.84, 0.45), (0.74, 0.38), (0.74, 0.95), (0.26, 0.95),
-            (0.26, 0.38), (0.16, 0.45), (0.05, 0.30),
+            (0.30, 0.10),
+            (0.42, 0.10),
+            (0.50, 0.18),
+            (0.58, 0.10),
+            (0.70, 0.10),
+            (0.95, 0.30),
+            (0.84, 0.45),
+            (0.74, 0.38),
+            (0.74, 0.95),
+            (0.26, 0.95),
+            (0.26, 0.38),
+            (0.16, 0.45),
+            (0.05, 0.30),
         ]
-    )  # fmt: skip
+    )
 
 
 def _trousers(pen: _Pen) -> None:
-    pen.poly([(0.25, 0.05), (0.75, 0.05), (0.82, 0.95), (0.56, 0.95), (0.50, 0.35),
-              (0.44, 0.95), (0.18, 0.95)])  # fmt: skip
+    pen.poly(
+        [
+            (0.25, 0.05),
+            (0.75, 0.05),
+            (0.82, 0.95),
+            (0.56, 0.95),
+            (0.50, 0.35),
+            (0.44, 0.95),
+            (0.18, 0.95),
+        ]
+    )
     pen.rect(0.25, 0.05, 0.75, 0.12, fill=pen.line)
 
 
 def _dress(pen: _Pen) -> None:
-    pen.poly([(0.38, 0.05), (0.62, 0.05), (0.66, 0.35), (0.88, 0.95), (0.12, 0.95),
-              (0.34, 0.35)])  # fmt: skip
+    pen.poly([(0.38, 0.05), (0.62, 0.05), (0.66, 0.35), (0.88, 0.95), (0.12, 0.95), (0.34, 0.35)])
     pen.rect(0.34, 0.33, 0.66, 0.39, fill=pen.accent, outline=False)
 
 
 def _sock(pen: _Pen) -> None:
-    pen.poly([(0.35, 0.05), (0.62, 0.05), (0.62, 0.60), (0.85, 0.75), (0.80, 0.95),
-              (0.40, 0.95), (0.35, 0.80)])  # fmt: skip
+    pen.poly(
+        [
+            (0.35, 0.05),
+            (0.62, 0.05),
+            (0.62, 0.60),
+            (0.85, 0.75),
+            (0.80, 0.95),
+            (0.40, 0.95),
+            (0.35, 0.80),
+        ]
+    )
     pen.rect(0.35, 0.05, 0.62, 0.16, fill=pen.light)
 
 
@@ -327,14 +354,23 @@ def _curtain(pen: _Pen) -> None:
 
 
 def _shoe(pen: _Pen) -> None:
-    pen.poly([(0.08, 0.55), (0.40, 0.45), (0.55, 0.30), (0.68, 0.32), (0.75, 0.50),
-              (0.95, 0.62), (0.95, 0.78), (0.08, 0.78)])  # fmt: skip
+    pen.poly(
+        [
+            (0.08, 0.55),
+            (0.40, 0.45),
+            (0.55, 0.30),
+            (0.68, 0.32),
+            (0.75, 0.50),
+            (0.95, 0.62),
+            (0.95, 0.78),
+            (0.08, 0.78),
+        ]
+    )
     pen.rect(0.06, 0.76, 0.96, 0.86, fill=pen.light, radius=0.03)
 
 
 def _boot(pen: _Pen) -> None:
-    pen.poly([(0.30, 0.08), (0.62, 0.08), (0.64, 0.52), (0.92, 0.66), (0.92, 0.84),
-              (0.28, 0.84)])  # fmt: skip
+    pen.poly([(0.30, 0.08), (0.62, 0.08), (0.64, 0.52), (0.92, 0.66), (0.92, 0.84), (0.28, 0.84)])
     pen.rect(0.26, 0.82, 0.94, 0.92, fill=pen.line, radius=0.02)
 
 
@@ -366,8 +402,9 @@ def _suitcase(pen: _Pen) -> None:
 
 def _ring(pen: _Pen) -> None:
     pen.ring(0.22, 0.30, 0.78, 0.92, width=7)
-    pen.poly([(0.42, 0.22), (0.58, 0.22), (0.66, 0.30), (0.50, 0.42), (0.34, 0.30)],
-             fill=pen.accent)  # fmt: skip
+    pen.poly(
+        [(0.42, 0.22), (0.58, 0.22), (0.66, 0.30), (0.50, 0.42), (0.34, 0.30)], fill=pen.accent
+    )
 
 
 def _necklace(pen: _Pen) -> None:
@@ -436,8 +473,9 @@ def _scissors(pen: _Pen) -> None:
 
 
 def _bowl(pen: _Pen) -> None:
-    pen.draw.chord(pen.r(0.08, 0.05, 0.92, 0.90), 0, 180, fill=pen.fill, outline=pen.line,
-                   width=pen.width)  # fmt: skip
+    pen.draw.chord(
+        pen.r(0.08, 0.05, 0.92, 0.90), 0, 180, fill=pen.fill, outline=pen.line, width=pen.width
+    )
     pen.oval(0.08, 0.38, 0.92, 0.56, fill=pen.light)
 
 
@@ -504,16 +542,17 @@ def _shock(pen: _Pen) -> None:
 def _sheet(pen: _Pen) -> None:
     for i in range(4):
         y = 0.70 - i * 0.12
-        pen.poly([(0.08, y), (0.62, y - 0.12), (0.92, y), (0.38, y + 0.12)],
-                 fill=pen.fill if i % 2 else pen.light)  # fmt: skip
+        pen.poly(
+            [(0.08, y), (0.62, y - 0.12), (0.92, y), (0.38, y + 0.12)],
+            fill=pen.fill if i % 2 else pen.light,
+        )
 
 
 def _tiles(pen: _Pen) -> None:
     for i in range(3):
         for j in range(3):
             shade = pen.fill if (i + j) % 2 else pen.light
-            pen.rect(0.08 + i * 0.28, 0.08 + j * 0.28, 0.34 + i * 0.28, 0.34 + j * 0.28,
-                     fill=shade)  # fmt: skip
+            pen.rect(0.08 + i * 0.28, 0.08 + j * 0.28, 0.34 + i * 0.28, 0.34 + j * 0.28, fill=shade)
 
 
 def _blocks(pen: _Pen) -> None:
@@ -527,8 +566,11 @@ def _blocks(pen: _Pen) -> None:
 def _frame(pen: _Pen) -> None:
     pen.rect(0.15, 0.08, 0.85, 0.92, radius=0.01)
     pen.rect(0.25, 0.18, 0.75, 0.82, fill=(235, 240, 245))
-    pen.poly([(0.25, 0.82), (0.45, 0.50), (0.60, 0.70), (0.75, 0.55), (0.75, 0.82)],
-             fill=(120, 170, 120), outline=False)  # fmt: skip
+    pen.poly(
+        [(0.25, 0.82), (0.45, 0.50), (0.60, 0.70), (0.75, 0.55), (0.75, 0.82)],
+        fill=(120, 170, 120),
+        outline=False,
+    )
 
 
 def _window(pen: _Pen) -> None:
@@ -541,10 +583,14 @@ def _panel(pen: _Pen) -> None:
     pen.poly([(0.15, 0.20), (0.90, 0.12), (0.85, 0.80), (0.08, 0.88)], fill=(28, 45, 90))
     for i in range(1, 4):
         t = i / 4
-        pen.stroke([(0.15 + 0.75 * t, 0.20 - 0.08 * t), (0.08 + 0.77 * t, 0.88 - 0.08 * t)],
-                   colour=(150, 170, 200))  # fmt: skip
-        pen.stroke([(0.15 - 0.07 * t, 0.20 + 0.68 * t), (0.90 - 0.05 * t, 0.12 + 0.68 * t)],
-                   colour=(150, 170, 200))  # fmt: skip
+        pen.stroke(
+            [(0.15 + 0.75 * t, 0.20 - 0.08 * t), (0.08 + 0.77 * t, 0.88 - 0.08 * t)],
+            colour=(150, 170, 200),
+        )
+        pen.stroke(
+            [(0.15 - 0.07 * t, 0.20 + 0.68 * t), (0.90 - 0.05 * t, 0.12 + 0.68 * t)],
+            colour=(150, 170, 200),
+        )
 
 
 def _battery(pen: _Pen) -> None:
@@ -556,8 +602,7 @@ def _battery(pen: _Pen) -> None:
 
 def _ball(pen: _Pen) -> None:
     pen.oval(0.12, 0.12, 0.88, 0.88)
-    pen.poly([(0.50, 0.36), (0.62, 0.45), (0.58, 0.60), (0.42, 0.60), (0.38, 0.45)],
-             fill=pen.line)  # fmt: skip
+    pen.poly([(0.50, 0.36), (0.62, 0.45), (0.58, 0.60), (0.42, 0.60), (0.38, 0.45)], fill=pen.line)
     for x, y in ((0.50, 0.14), (0.84, 0.42), (0.72, 0.82), (0.28, 0.82), (0.16, 0.42)):
         pen.stroke([(0.50, 0.48), (x, y)], width=1)
 
@@ -641,8 +686,7 @@ def _toolbox(pen: _Pen) -> None:
 
 
 def _bolt(pen: _Pen) -> None:
-    pen.poly([(0.30, 0.08), (0.70, 0.08), (0.78, 0.16), (0.70, 0.24), (0.30, 0.24),
-              (0.22, 0.16)])  # fmt: skip
+    pen.poly([(0.30, 0.08), (0.70, 0.08), (0.78, 0.16), (0.70, 0.24), (0.30, 0.24), (0.22, 0.16)])
     pen.rect(0.42, 0.24, 0.58, 0.86)
     for i in range(8):
         y = 0.30 + i * 0.07
@@ -666,8 +710,9 @@ def _camera(pen: _Pen) -> None:
 
 
 def _helmet(pen: _Pen) -> None:
-    pen.draw.chord(pen.r(0.12, 0.15, 0.88, 0.95), 180, 360, fill=pen.fill, outline=pen.line,
-                   width=pen.width)  # fmt: skip
+    pen.draw.chord(
+        pen.r(0.12, 0.15, 0.88, 0.95), 180, 360, fill=pen.fill, outline=pen.line, width=pen.width
+    )
     pen.rect(0.05, 0.53, 0.95, 0.62, radius=0.03)
     pen.rect(0.46, 0.16, 0.54, 0.55, fill=pen.light, outline=False)
 
@@ -698,8 +743,18 @@ def _teddy(pen: _Pen) -> None:
 
 
 def _car(pen: _Pen) -> None:
-    pen.poly([(0.05, 0.70), (0.08, 0.52), (0.28, 0.48), (0.38, 0.32), (0.68, 0.32),
-              (0.80, 0.48), (0.95, 0.54), (0.95, 0.70)])  # fmt: skip
+    pen.poly(
+        [
+            (0.05, 0.70),
+            (0.08, 0.52),
+            (0.28, 0.48),
+            (0.38, 0.32),
+            (0.68, 0.32),
+            (0.80, 0.48),
+            (0.95, 0.54),
+            (0.95, 0.70),
+        ]
+    )
     pen.rect(0.42, 0.37, 0.66, 0.47, fill=(200, 225, 240))
     for x in (0.16, 0.66):
         pen.oval(x, 0.60, x + 0.20, 0.80, fill=(40, 40, 42))
@@ -742,8 +797,9 @@ def _tricycle(pen: _Pen) -> None:
 
 
 def _stroller(pen: _Pen) -> None:
-    pen.draw.chord(pen.r(0.15, 0.10, 0.75, 0.70), 180, 360, fill=pen.fill, outline=pen.line,
-                   width=pen.width)  # fmt: skip
+    pen.draw.chord(
+        pen.r(0.15, 0.10, 0.75, 0.70), 180, 360, fill=pen.fill, outline=pen.line, width=pen.width
+    )
     pen.rect(0.15, 0.40, 0.75, 0.62, radius=0.05)
     pen.stroke([(0.75, 0.45), (0.92, 0.15)], width=3)
     for x in (0.18, 0.58):
@@ -926,8 +982,9 @@ def draw_picture(
         box: Box = (80, 92, 400, 392)
         for i, swatch in enumerate(swatches[:6]):
             x = 24 + i * 44
-            draw.rounded_rectangle((x, 420, x + 32, 452), radius=6, fill=swatch,
-                                   outline=(120, 120, 120))  # fmt: skip
+            draw.rounded_rectangle(
+                (x, 420, x + 32, 452), radius=6, fill=swatch, outline=(120, 120, 120)
+            )
         font, text = _fit_text(draw, caption, 180, 18)
         draw.text((SIZE - 24, 436), text, font=font, fill=(90, 90, 90), anchor="rm")
     else:
@@ -967,9 +1024,13 @@ def store_picture(
     thumb_name = f"{STORAGE_PREFIX}/thumbs/{key}.jpg"
     if not (default_storage.exists(name) and default_storage.exists(thumb_name)):
         image = draw_picture(
-            shape=shape, colour=colour, label=label, caption=caption, style=style,
+            shape=shape,
+            colour=colour,
+            label=label,
+            caption=caption,
+            style=style,
             swatches=swatches,
-        )  # fmt: skip
+        )
         thumbnail = image.resize((THUMBNAIL_SIZE, THUMBNAIL_SIZE), Image.Resampling.BILINEAR)
         for path, picture in ((name, image), (thumb_name, thumbnail)):
             if default_storage.exists(path):

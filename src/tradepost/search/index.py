@@ -384,6 +384,8 @@ class Shared:
     )
     #: suggestion key -> its prefix tokens (for the shared keys only)
     prefixes: dict[str, list[str]] = field(default_factory=dict)
+    #: text -> (words, grams), for texts that repeat
+    texts: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
 
     def category(self, category_id: int) -> tuple[list[str], list[str], list[str]]:
         found = self.categories.get(category_id)
@@ -415,6 +417,18 @@ class Shared:
             self.companies[cache_key] = found
         return found
 
+    def text(self, text: str) -> tuple[list[str], list[str]]:
+        """Words and grams of a text that often repeats across listings (descriptions and
+        attributes pasted by a supplier into many products)."""
+        if not text:
+            return [], []
+        found = self.texts.get(text)
+        if found is None:
+            if len(self.texts) > 20_000:
+                self.texts.clear()
+            found = self.texts[text] = (analyze_words(text), analyze_cjk_grams(text))
+        return found
+
     def prefixes_of(self, key: str) -> list[str]:
         found = self.prefixes.get(key)
         if found is None:
@@ -436,6 +450,13 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         *(desc[:MAX_DESCRIPTION_CHARS] for _lang, _title, desc in record.translations),
     ]
     own_extra = " ; ".join(t for t in (record.keywords, *record.attributes) if t)
+    extra_words, extra_grams = shared.text(own_extra)
+    desc_words: list[str] = []
+    desc_grams: list[str] = []
+    for description in descriptions:
+        words, grams = shared.text(description)
+        desc_words.extend(words)
+        desc_grams.extend(grams)
     category_words, category_grams, category_keys = shared.category(record.category_id)
     company_words, company_grams, company_keys = shared.company(record.company)
 
@@ -463,18 +484,10 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         "company_version": _microseconds(record.company.updated_at),
         "title_words": _join(_words(titles)),
         "title_grams": _join(_grams(titles)),
-        "desc_words": _join(_words(descriptions)),
-        "desc_grams": _join(_grams(descriptions)),
-        "extra_words": _unique_join(
-            [*analyze_words(own_extra), *category_words, *company_words]
-            if own_extra
-            else [*category_words, *company_words]
-        ),
-        "extra_grams": _unique_join(
-            [*analyze_cjk_grams(own_extra), *category_grams, *company_grams]
-            if own_extra
-            else [*category_grams, *company_grams]
-        ),
+        "desc_words": _join(desc_words),
+        "desc_grams": _join(desc_grams),
+        "extra_words": _unique_join([*extra_words, *category_words, *company_words]),
+        "extra_grams": _unique_join([*extra_grams, *category_grams, *company_grams]),
         "suggest": keys,
         "suggest_prefix": " ".join(sorted(prefixes)),
         "company_id": record.company.id,

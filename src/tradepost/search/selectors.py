@@ -987,7 +987,9 @@ def suggest(prefix: str, language: str, *, limit: int = 8) -> list[str]:
         return []
     limit = min(max(int(limit), 1), 20)
     s = searcher()
-    result = s.search(term("suggest_prefix", prefix_token(key)), SUGGEST_SAMPLE)
+    result = s.search(
+        term("suggest_prefix", prefix_token(key)), SUGGEST_SAMPLE, weight_by_field="boost"
+    )
     counts: Counter[str] = Counter()
     for _score, address in result.hits:
         for value in s.doc(address).get_all("suggest"):
@@ -1000,6 +1002,13 @@ def suggest(prefix: str, language: str, *, limit: int = 8) -> list[str]:
             _s2t().convert(s) if any(is_cjk_token(c) for c in s) else s for s in suggestions
         ]
     return suggestions
+
+
+def warm_up() -> None:
+    """Load the analysers, the glossary and the index now rather than on the first search
+    (a serving process can call this once it starts)."""
+    search_products(query="warm up 预热", language="en", per_page=1)
+    suggest("wa", "en")
 
 
 __all__ = [
@@ -1019,4 +1028,5 @@ __all__ = [
     "search_companies",
     "search_products",
     "suggest",
+    "warm_up",
 ]

@@ -103,6 +103,7 @@ def test_demo_logins_work_and_are_printed(loaded):
     assert supplier.company.country == "CN" and supplier.company.original_language == "zh-hans"
     assert "manufacturer" in supplier.company.business_types
     assert supplier.company.products.filter(status=ProductStatus.PUBLISHED).count() >= 3
+    assert supplier.company.products.filter(title__contains="保温杯").exists()
     buyer = Membership.objects.select_related("company").get(user__email="buyer@demo.example")
     assert buyer.company.country == "NL" and not buyer.company.products.exists()
     operator = User.objects.get(email="operator@demo.example")

@@ -65,9 +65,10 @@ def test_the_default_plan_is_a_global_multilingual_marketplace(leaves):
     titles = [p.title for p in full.products]
     assert len(set(titles)) >= 0.95 * len(titles)
     assert sum(1 for p in full.products if p.translations) >= 500
-    # every industry of the templates has suppliers
-    used = {t for c in full.companies for t in c.industries}
-    assert used >= set(load_vocabulary().industries)
+    # every industry has suppliers, and every product type is listed by someone
+    vocab = load_vocabulary()
+    assert {t for c in full.companies for t in c.industries} >= set(vocab.industries)
+    assert {p.template_key for p in full.products} == {t.key for t in vocab.templates}
 
 
 def test_chinese_suppliers_write_simplified_and_taiwan_hong_kong_traditional(leaves):

@@ -356,6 +356,7 @@ class _Planner:
         self.legal_names: set[str] = set()
         self.titles: set[str] = set()
         self.pictures: dict[str, PictureSpec] = {}
+        self.listed_templates: set[str] = set()
         self.templates_by_top: dict[str, list[Template]] = {}
         for template in vocab.templates:
             self.templates_by_top.setdefault(template.top, []).append(template)
@@ -406,9 +407,17 @@ class _Planner:
 
     # companies -------------------------------------------------------------------------------
 
-    def _names(self, country: Country, industry: str | None, city: tuple[str, str]):
+    def _names(
+        self,
+        country: Country,
+        industry: str | None,
+        city: tuple[str, str],
+        *,
+        manufacturer: bool = False,
+    ):
         names = self.vocab.names
-        form = self.rng.choice(country.forms)
+        forms = [f for f in country.forms if f.business_type == BusinessType.MANUFACTURER]
+        form = self.rng.choice(forms if manufacturer and forms else country.forms)
         if industry is None:  # a buyer: importer, wholesaler, distributor
             if country.style == "es":
                 stem = self.rng.choice(country.stems)
@@ -469,7 +478,7 @@ class _Planner:
         city = rng.choice(region.cities)
         for _attempt in range(12):
             legal, english, business_type, core_en = self._names(
-                country, None if buyer else industries[0], city
+                country, None if buyer else industries[0], city, manufacturer=index == 0
             )
             if legal not in self.legal_names:
                 break
@@ -924,9 +933,11 @@ class _Planner:
                 pool = [t for top in company.industries for t in self.templates_by_top.get(top, [])]
                 if not pool:
                     continue
-                catalogue = rng.sample(pool, min(len(pool), rng.randint(3, 7)))
-                for _ in range(count):
-                    plans.append(self.product(company, rng.choice(catalogue)))
+                catalogue = self.catalogue(company, pool)
+                for number in range(count):
+                    # each product type of the catalogue first, then any of them
+                    template = catalogue[number] if number < len(catalogue) else None
+                    plans.append(self.product(company, template or rng.choice(catalogue)))
         logins = self.logins(specs)
         return DemoPlan(
             seed=self.seed,
@@ -935,6 +946,20 @@ class _Planner:
             pictures=self.pictures,
             logins=logins,
         )
+
+    def catalogue(self, company: CompanySpec, pool: list[Template]) -> list[Template]:
+        """The product types a supplier lists: 3 to 7 of its industries' templates, those no
+        other supplier lists yet first, so the whole vocabulary shows up in the marketplace."""
+        rng = self.rng
+        fresh = [t for t in pool if t.key not in self.listed_templates]
+        known = [t for t in pool if t.key in self.listed_templates]
+        rng.shuffle(fresh)
+        rng.shuffle(known)
+        if company.index == 0:  # the demo supplier makes vacuum flasks
+            fresh.sort(key=lambda t: t.key != "vacuum-flask")
+        catalogue = (fresh + known)[: min(len(pool), rng.randint(3, 7))]
+        self.listed_templates.update(t.key for t in catalogue)
+        return catalogue
 
     def logins(self, specs: list[CompanySpec]) -> list[LoginSpec]:
         supplier, buyer = specs[0], specs[1]

@@ -41,13 +41,19 @@ class Expansion:
     """A query's cross-lingual expansion, ready to match.
 
     Each of `alternatives` is one translation's tokens (all must match); at least `minimum`
-    alternatives must match, and every `required` token too (numbers and model numbers,
-    which read the same in every language). `labels` are shown to the user.
+    alternatives must match, and every `required` token too (words the glossary does not
+    cover, such as brands and model numbers, which read the same in every language).
+    `optional` translations (of words that qualify rather than name a product: wholesale,
+    women's) only add to the score. `query_tokens` is the number of words of the query as
+    typed, so an expansion scores about as much as a direct match of the same quality.
+    `labels` are shown to the user.
     """
 
     alternatives: list[list[str]] = field(default_factory=list)
     minimum: int = 1
     required: list[str] = field(default_factory=list)
+    optional: list[list[str]] = field(default_factory=list)
+    query_tokens: int = 1
     labels: list[str] = field(default_factory=list)
 
 
@@ -163,22 +169,49 @@ def phrase_clauses(
     return clauses
 
 
+def _alternative_clause(
+    tokens: Sequence[str],
+    word_fields: Mapping[str, float],
+    gram_fields: Mapping[str, float],
+    weight: float,
+) -> Query | None:
+    clauses = [token_clause(t, word_fields, gram_fields) for t in usable(tokens)]
+    if not clauses:
+        return None
+    # A translation of k words stands for `weight` query words: each counts weight / k.
+    return boosted(all_of(clauses), weight / len(clauses))
+
+
 def expansion_clause(
     expansion: Expansion,
     word_fields: Mapping[str, float],
     gram_fields: Mapping[str, float],
 ) -> Query | None:
-    options = []
-    for tokens in expansion.alternatives:
-        clauses = [token_clause(t, word_fields, gram_fields) for t in usable(tokens)]
-        if clauses:
-            options.append(all_of(clauses))
+    """Matches the translations; scored like a direct match of the query, times
+    EXPANSION_WEIGHT, so results in both languages rank together, the query's own language
+    slightly ahead. Synonyms of one concept do not add up: the best one counts."""
+    required = [token_clause(t, word_fields, gram_fields) for t in usable(expansion.required)]
+    minimum = max(1, expansion.minimum)
+    covered = max(1, expansion.query_tokens - len(required))
+    per_alternative = covered / minimum
+    options = [
+        clause
+        for tokens in expansion.alternatives
+        if (clause := _alternative_clause(tokens, word_fields, gram_fields, per_alternative))
+        is not None
+    ]
     if not options:
         return None
-    minimum = max(1, min(expansion.minimum, len(options)))
-    core = any_of(options, minimum if len(options) > 1 else None)
-    required = [token_clause(t, word_fields, gram_fields) for t in usable(expansion.required)]
-    return boosted(all_of([core, *required]), EXPANSION_WEIGHT)
+    if minimum == 1:
+        core = options[0] if len(options) == 1 else Query.disjunction_max_query(options, 0.1)
+    else:
+        core = any_of(options, min(minimum, len(options)))
+    parts = [(Occur.Must, core), *((Occur.Must, clause) for clause in required)]
+    for tokens in expansion.optional:
+        clause = _alternative_clause(tokens, word_fields, gram_fields, 0.5)
+        if clause is not None:
+            parts.append((Occur.Should, clause))
+    return boosted(Query.boolean_query(parts), EXPANSION_WEIGHT)
 
 
 def text_query(

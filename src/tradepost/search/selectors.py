@@ -347,17 +347,20 @@ def expand(text: str, analyzed: AnalyzedQuery) -> Expansion:
     alternatives = [usable(analyze_words(label)) for label in labels]
     alternatives = [tokens for tokens in alternatives if tokens]
     covered: set[str] = set()
-    for source in result.matched:
+    for source in (*result.matched, *result.modifier_matched):
         covered.update(analyze_words(source))
     required = [
         token
         for token in usable(analyzed.words)
         if not is_cjk_token(token) and token not in covered
     ]
+    optional = [usable(analyze_words(label)) for label in result.modifier_labels if label]
     return Expansion(
         alternatives=alternatives,
         minimum=required_matches(_maximal_sources(result.matched) or 1),
         required=required,
+        optional=[tokens for tokens in optional if tokens],
+        query_tokens=len(usable(analyzed.words)) or 1,
         labels=labels,
     )
 

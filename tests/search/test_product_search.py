@@ -198,6 +198,13 @@ def test_english_query_finds_chinese_listings_through_the_glossary(catalogue):
     assert result.expansions  # shown as "also searched: ..."
 
 
+def test_direct_matches_rank_above_glossary_matches(catalogue):
+    found = ids(search("保温杯"))
+    assert found.index(catalogue.flask_cn.id) < found.index(catalogue.flask_en.id)
+    found = ids(search("vacuum flask"))
+    assert found.index(catalogue.flask_en.id) < found.index(catalogue.flask_cn.id)
+
+
 def test_chinese_query_finds_english_listing_through_the_glossary(catalogue):
     result = search("圆珠笔")
     assert catalogue.pen_en.id in ids(result)

@@ -11,6 +11,16 @@ def _isolated_media(settings, tmp_path):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in English, whatever language an earlier test activated."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
+
+
 def pytest_sessionstart(session):
     from django.conf import settings
 

@@ -54,3 +54,15 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def reference_data(transactional_db):
+    """The shipped category tree and HS codes.
+
+    The data migration loads them, but a transactional test that ran earlier in the session
+    may have flushed the tables; loading is idempotent.
+    """
+    from tradepost.catalog.reference_data import load_reference_data
+
+    load_reference_data()

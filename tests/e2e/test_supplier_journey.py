@@ -34,7 +34,7 @@ def _link_path(body: str, marker: str) -> str:
 
 
 def test_supplier_publishes_a_product_that_a_traditional_chinese_reader_finds(
-    live_server, page, mailoutbox, tmp_path
+    live_server, page, mailoutbox, tmp_path, reference_data
 ):
     base = live_server.url
     leaf = Category.objects.get(slug="home-garden-vacuum-flasks")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tradepost.companies.models import Company, Invitation, Membership
 from tradepost.companies.validation import PROFILE_FIELDS, clean_company_profile
+from tradepost.search.outbox import OutboxKind, record_change, record_changes
 
 
 class CompanyAdminForm(forms.ModelForm):
@@ -73,15 +74,38 @@ class CompanyAdmin(admin.ModelAdmin):
     actions = ("mark_verified", "mark_unverified")
     date_hierarchy = "created_at"
 
+    # Every change an operator makes here reaches the search index through the outbox, in the
+    # same transaction as the change (the admin wraps saves and deletes in one).
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        record_change(kind=OutboxKind.COMPANY, object_id=obj.pk)
+
+    def delete_model(self, request, obj):
+        company_id = obj.pk
+        super().delete_model(request, obj)
+        record_change(kind=OutboxKind.COMPANY, object_id=company_id)
+
+    def delete_queryset(self, request, queryset):
+        ids = list(queryset.values_list("pk", flat=True))
+        super().delete_queryset(request, queryset)
+        record_changes(kind=OutboxKind.COMPANY, object_ids=ids)
+
+    def _set_verified(self, request: HttpRequest, queryset: QuerySet[Company], value: bool) -> None:
+        with transaction.atomic():
+            ids = list(queryset.values_list("pk", flat=True))
+            updated = Company.objects.filter(pk__in=ids).update(
+                is_verified=value, updated_at=timezone.now()
+            )
+            record_changes(kind=OutboxKind.COMPANY, object_ids=ids)
+        self.message_user(request, _("%(count)d companies updated.") % {"count": updated})
+
     @admin.action(description=_("Mark the selected companies as verified"))
     def mark_verified(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:
-        updated = queryset.update(is_verified=True, updated_at=timezone.now())
-        self.message_user(request, _("%(count)d companies updated.") % {"count": updated})
+        self._set_verified(request, queryset, True)
 
     @admin.action(description=_("Remove the verified mark from the selected companies"))
     def mark_unverified(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:
-        updated = queryset.update(is_verified=False, updated_at=timezone.now())
-        self.message_user(request, _("%(count)d companies updated.") % {"count": updated})
+        self._set_verified(request, queryset, False)
 
 
 @admin.register(Membership)

@@ -39,6 +39,7 @@ from tradepost.companies.validation import clean_company_profile
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
 from tradepost.notify.services import absolute_url, queue_email
+from tradepost.search.outbox import OutboxKind, record_change
 
 INVITATION_LIFETIME = timedelta(days=7)
 #: Invitations a company may have waiting at once.
@@ -134,6 +135,7 @@ def company_create(*, actor: User, data: Mapping[str, Any]) -> Company:
             membership.save()
     except IntegrityError:
         raise _already_in_company() from None
+    record_change(kind=OutboxKind.COMPANY, object_id=company.pk)
     return company
 
 
@@ -147,6 +149,7 @@ def company_update(*, actor: User, company: Company, data: Mapping[str, Any]) ->
         setattr(locked, name, value)
     locked.full_clean()
     locked.save(update_fields=[*fields, "updated_at"])
+    record_change(kind=OutboxKind.COMPANY, object_id=locked.pk)
     for name, value in fields.items():
         setattr(company, name, value)
     company.updated_at = locked.updated_at

@@ -192,6 +192,9 @@ TRADEPOST_IMAGE_MAX_BYTES = int(os.environ.get("TRADEPOST_IMAGE_MAX_BYTES", 5 * 
 TRADEPOST_IMAGE_MAX_PIXELS = int(os.environ.get("TRADEPOST_IMAGE_MAX_PIXELS", 25_000_000))
 TRADEPOST_PRODUCT_MAX_IMAGES = 6
 
+# --- search -------------------------------------------------------------------------------
+TRADEPOST_INDEX_DIR = Path(os.environ.get("TRADEPOST_INDEX_DIR", HOME / "index"))
+
 # --- email --------------------------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from tradepost.api import accounts, products, public
+from tradepost.api import accounts, products, public, search
 from tradepost.api.problems import ApiProblem, problem_response
 
 api = NinjaAPI(
@@ -17,6 +17,7 @@ api = NinjaAPI(
     description="Categories, companies and products of the Tradepost marketplace.",
 )
 api.add_router("/", public.router)
+api.add_router("/search", search.router)
 api.add_router("/me", accounts.router)
 api.add_router("/me/products", products.router)
 

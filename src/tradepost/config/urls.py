@@ -25,6 +25,7 @@ urlpatterns += i18n_patterns(
     path("accounts/", include("tradepost.web.urls.accounts")),
     path("dashboard/company/", include("tradepost.web.urls.companies")),
     path("dashboard/products/", include("tradepost.web.urls.products")),
+    path("search/", include("tradepost.web.urls.search")),
     path("", include("tradepost.web.urls.catalog")),
     prefix_default_language=True,
 )

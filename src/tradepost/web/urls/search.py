@@ -1,3 +1,11 @@
+"""The search pages, mounted at /<lang>/search/."""
+
+from django.urls import path
+
+from tradepost.web.views import search
+
 app_name = "search"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", search.search_page, name="results"),
+]

@@ -1,0 +1,244 @@
+"""The search results page: products (default tab) or companies, with facets, sort and pages.
+
+The view parses the request, calls the search service once and renders what it returns;
+the only work done here is building the links that add or remove one facet value while
+keeping every other parameter of the current search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from tradepost.core.languages import normalise_ui_language
+from tradepost.search import selectors as search
+from tradepost.search.selectors import Facet
+
+TABS = ("products", "companies")
+#: Longer queries are cut here (nobody types more; the service copes either way).
+MAX_QUERY_LENGTH = 200
+#: Facets where several values may be selected at once (any of them matches).
+MULTI_VALUE = frozenset({"country", "language", "incoterm", "business_type"})
+#: Parameters a facet link may change; every other one is kept as it is.
+FACET_PARAMS = (
+    "category",
+    "country",
+    "verified",
+    "language",
+    "incoterm",
+    "moq_max",
+    "price_min",
+    "price_max",
+    "lead_time_max",
+    "business_type",
+)
+#: Parameters kept in links (anything else in the URL is dropped).
+KEPT_PARAMS = ("q", "tab", "sort", *FACET_PARAMS)
+
+
+@dataclass
+class FacetLink:
+    label: str
+    count: int
+    selected: bool
+    href: str
+
+
+@dataclass
+class FacetView:
+    name: str
+    label: str
+    options: list[FacetLink]
+
+
+@dataclass
+class Crumb:
+    label: str
+    href: str
+
+
+def _language() -> str:
+    return normalise_ui_language(get_language())
+
+
+def _clean_text(value: str) -> str:
+    """The query as a visitor can see it again: no control characters (a browser turns
+    them into nothing or garbage), cut to a sane length."""
+    cleaned = "".join(ch for ch in value if ch.isprintable() or ch == " ")
+    return cleaned.strip()[:MAX_QUERY_LENGTH]
+
+
+def _current(request: HttpRequest) -> dict[str, list[str]]:
+    """The search's parameters as lists of values (comma-separated values split)."""
+    current: dict[str, list[str]] = {}
+    for name in KEPT_PARAMS:
+        values: list[str] = []
+        for raw in request.GET.getlist(name)[:20]:
+            if name in MULTI_VALUE:
+                values.extend(part.strip() for part in raw.split(",") if part.strip())
+            elif raw.strip():
+                values.append(raw.strip())
+        if name in MULTI_VALUE:
+            current[name] = list(dict.fromkeys(values))[:20]
+        elif values:
+            current[name] = values[:1]
+    return {name: values for name, values in current.items() if values}
+
+
+def _href(params: dict[str, list[str]]) -> str:
+    pairs = [(name, value) for name, values in params.items() for value in values]
+    return "?" + urlencode(pairs) if pairs else "?"
+
+
+def _toggle(current: dict[str, list[str]], option: search.FacetOption) -> str:
+    """The link that selects `option` (or unselects it when it is selected)."""
+    params = {name: list(values) for name, values in current.items()}
+    params.pop("page", None)
+    if option.selected:
+        for name, value in option.params.items():
+            if name in MULTI_VALUE:
+                params[name] = [v for v in params.get(name, []) if v.upper() != value.upper()]
+            else:
+                params.pop(name, None)
+        # A price band sets both bounds; unselecting it clears both.
+        if "price_min" in option.params or "price_max" in option.params:
+            params.pop("price_min", None)
+            params.pop("price_max", None)
+    else:
+        if "price_min" in option.params or "price_max" in option.params:
+            params.pop("price_min", None)
+            params.pop("price_max", None)
+        for name, value in option.params.items():
+            if name in MULTI_VALUE:
+                params[name] = [*params.get(name, []), value]
+            else:
+                params[name] = [value]
+    return _href({name: values for name, values in params.items() if values})
+
+
+def _facet_views(facets: list[Facet], current: dict[str, list[str]]) -> list[FacetView]:
+    return [
+        FacetView(
+            name=facet.name,
+            label=facet.label,
+            options=[
+                FacetLink(
+                    label=option.label,
+                    count=option.count,
+                    selected=option.selected,
+                    href=_toggle(current, option),
+                )
+                for option in facet.options
+            ],
+        )
+        for facet in facets
+        if facet.options
+    ]
+
+
+def _without(current: dict[str, list[str]], *names: str) -> str:
+    return _href({name: values for name, values in current.items() if name not in names})
+
+
+def _category_path(
+    current: dict[str, list[str]], category_id: int | None, language: str
+) -> list[Crumb]:
+    """The selected category and its ancestors as links (each narrows to that level)."""
+    if category_id is None:
+        return []
+    tree = search.category_tree(must_have=[category_id])
+    crumbs = []
+    for node in tree.lineage(category_id):
+        params = {name: values for name, values in current.items() if name != "category"}
+        params["category"] = [str(node.id)]
+        crumbs.append(Crumb(label=node.name_for(language), href=_href(params)))
+    return crumbs
+
+
+def _page_links(current: dict[str, list[str]], page: int, num_pages: int) -> dict[str, Any]:
+    def link(number: int) -> str:
+        params = dict(current)
+        if number > 1:
+            params["page"] = [str(number)]
+        return _href(params)
+
+    return {
+        "number": page,
+        "num_pages": num_pages,
+        "previous": link(page - 1) if page > 1 else None,
+        "next": link(page + 1) if page < num_pages else None,
+    }
+
+
+def search_page(request: HttpRequest) -> HttpResponse:
+    language = _language()
+    query = _clean_text(request.GET.get("q", ""))
+    tab = request.GET.get("tab", "products")
+    tab = tab if tab in TABS else "products"
+    current = _current(request)
+    if query:
+        current["q"] = [query]
+    else:
+        current.pop("q", None)
+    page = request.GET.get("page", "1")
+    context: dict[str, Any] = {"search_query": query, "search_tab": tab}
+
+    if tab == "companies":
+        company_filters = search.parse_company_filters(request.GET)
+        result: Any = search.search_companies(
+            query=query, language=language, filters=company_filters, page=page
+        )
+        context["clear_filters_url"] = _href(
+            {name: current[name] for name in ("q", "tab") if name in current}
+        )
+        context["has_filters"] = company_filters != search.CompanyFilters()
+    else:
+        filters = search.parse_product_filters(request.GET)
+        sort = search.normalise_sort(request.GET.get("sort"))
+        result = search.search_products(
+            query=query, language=language, filters=filters, sort=sort, page=page
+        )
+        context["sort"] = sort
+        context["sort_options"] = _sort_labels()
+        context["sort_hidden"] = [
+            (name, value)
+            for name, values in current.items()
+            if name not in ("sort", "page")
+            for value in values
+        ]
+        context["category_path"] = _category_path(current, filters.category_id, language)
+        context["clear_category_url"] = _without(current, "category")
+        context["clear_filters_url"] = _href(
+            {name: current[name] for name in ("q", "sort") if name in current}
+        )
+        context["has_filters"] = filters != search.ProductFilters()
+
+    context.update(
+        {
+            "result": result,
+            "facets": _facet_views(result.facets, current),
+            "pages": _page_links(current, result.page, result.num_pages),
+            "products_tab_url": _href({"q": [query]} if query else {}),
+            "companies_tab_url": _href(
+                {"q": [query], "tab": ["companies"]} if query else {"tab": ["companies"]}
+            ),
+        }
+    )
+    response = render(request, "search/results.html", context)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _sort_labels() -> list[tuple[str, str]]:
+    return [
+        ("relevance", _("Best match")),
+        ("newest", _("Newest")),
+        ("price_asc", _("Price: low to high")),
+        ("price_desc", _("Price: high to low")),
+    ]

@@ -1,0 +1,414 @@
+"""The search page: results, facets that narrow them, sorts, pages, tabs, notes, hostile input."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from html import unescape
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from django.utils import timezone
+
+from tests.factories import make_category, make_company, make_product
+from tests.search.factories import index as index_now
+from tradepost.catalog.models import Category, Product
+from tradepost.companies.models import Company
+from tradepost.search import index, indexer, selectors
+
+pytestmark = pytest.mark.django_db
+
+URL = "/en/search/"
+
+
+@pytest.fixture(autouse=True)
+def _search_index_dir(settings, tmp_path):
+    settings.TRADEPOST_INDEX_DIR = tmp_path / "index"
+    index.forget_indexes()
+    selectors.clear_caches()
+    yield
+    index.forget_indexes()
+    selectors.clear_caches()
+
+
+@dataclass
+class Catalogue:
+    drinkware: Category
+    flasks: Category
+    taipei: Company
+    ohio: Company
+    flask_tw: Product
+    flask_en: Product
+    flask_cn: Product
+    mug_vn: Product
+
+
+@pytest.fixture
+def catalogue() -> Catalogue:
+    drinkware = make_category(name_en="Drinkware", name_zh_hans="饮具", name_zh_hant="飲具")
+    flasks = make_category(
+        parent=drinkware, name_en="Vacuum flasks", name_zh_hans="保温瓶", name_zh_hant="保溫瓶"
+    )
+    mugs = make_category(
+        parent=drinkware, name_en="Mugs", name_zh_hans="马克杯", name_zh_hant="馬克杯"
+    )
+    taipei = make_company(country="TW", legal_name="台北精品股份有限公司", slug="taipei-fine")
+    ohio = make_company(
+        country="US", legal_name="Ohio Drinkware Inc.", slug="ohio-drinkware", is_verified=True
+    )
+    ningbo = make_company(country="CN", legal_name="宁波恒达日用品有限公司", slug="ningbo-hengda")
+    hanoi = make_company(country="VN", legal_name="Hanoi Ceramics JSC", slug="hanoi-ceramics")
+    flask_tw = make_product(
+        company=taipei,
+        category=flasks,
+        title="不鏽鋼真空保溫瓶 500ml",
+        original_language="zh-hant",
+        price_min=Decimal("3"),
+        price_max=Decimal("4"),
+        incoterms=["FOB"],
+        moq=Decimal("1000"),
+        lead_time_days=30,
+        port_of_loading="Keelung",
+    )
+    flask_en = make_product(
+        company=ohio,
+        category=flasks,
+        title="Stainless steel vacuum flask with handle",
+        original_language="en",
+        price_min=Decimal("45"),
+        price_max=Decimal("60"),
+        incoterms=["DDP"],
+        moq=Decimal("50"),
+        lead_time_days=7,
+    )
+    flask_cn = make_product(
+        company=ningbo,
+        category=flasks,
+        title="不锈钢保温杯 双层真空",
+        original_language="zh-hans",
+        price_min=Decimal("18"),
+        price_max=Decimal("25"),
+        currency="CNY",
+        incoterms=["FOB", "EXW"],
+        moq=Decimal("500"),
+        lead_time_days=15,
+    )
+    mug_vn = make_product(
+        company=hanoi,
+        category=mugs,
+        title="Ceramic coffee mug",
+        original_language="en",
+        price_min=Decimal("0.80"),
+        price_max=Decimal("1.20"),
+        incoterms=["FOB", "CIF"],
+        moq=Decimal("2000"),
+        lead_time_days=45,
+    )
+    indexer.apply_outbox()
+    return Catalogue(drinkware, flasks, taipei, ohio, flask_tw, flask_en, flask_cn, mug_vn)
+
+
+def hit_ids(response) -> list[int]:
+    html = response.content.decode()
+    section = html.split('class="search-results"', 1)[1]
+    return [
+        int(i)
+        for i in re.findall(
+            r'class="hit-title"[^>]*><a href="/\w+(?:-\w+)?/products/(\d+)-', section
+        )
+    ]
+
+
+def facet_href(response, facet: str, label: str) -> str:
+    """The link of one facet option (by its visible label)."""
+    html = response.content.decode()
+    block = html.split(f'class="facet facet-{facet}"', 1)[1].split("</ul>", 1)[0]
+    for href, text in re.findall(r'<a class="facet-option" href="([^"]+)"[^>]*>(.*?)</a>', block):
+        if label in unescape(re.sub(r"<[^>]+>", "", text)):
+            return unescape(href)
+    raise AssertionError(f"no option {label!r} in facet {facet!r}:\n{block}")
+
+
+def follow(client, href: str, base: str = URL):
+    return client.get(base + href if href.startswith("?") else href)
+
+
+# --- results ------------------------------------------------------------------------------
+
+
+def test_empty_query_shows_guidance_and_is_not_indexed_by_robots(client, catalogue):
+    response = client.get(URL)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<meta name="robots" content="noindex, follow">' in html
+    assert response["X-Robots-Tag"] == "noindex"
+    # With no words, everything published is listed (browsing by facets).
+    assert len(hit_ids(response)) == 4
+
+
+def test_empty_index_and_empty_query_shows_the_empty_state(client, db):
+    response = client.get(URL)
+    assert response.status_code == 200
+    assert "search-empty-query" in response.content.decode()
+
+
+def test_an_english_query_finds_the_traditional_chinese_listing(client, catalogue):
+    response = client.get(URL, {"q": "stainless steel vacuum flask"})
+    assert response.status_code == 200
+    found = hit_ids(response)
+    assert catalogue.flask_tw.id in found
+    assert catalogue.flask_en.id in found
+    assert catalogue.mug_vn.id not in found
+    html = response.content.decode()
+    assert 'data-total="3"' in html
+    # Highlighted title, supplier name, country and terms on the card.
+    assert "<mark>Stainless</mark>" in html
+    assert "台北精品股份有限公司" in html
+    assert "Taiwan" in html
+    assert "Keelung" in html
+    assert "FOB" in html
+    # The glossary expansion that was used is shown.
+    assert "Also searched:" in html
+    assert re.search(r'class="expansion">[^<]*[\u4e00-\u9fff]', html)
+
+
+def test_the_query_stays_in_the_header_box(client, catalogue):
+    html = client.get(URL, {"q": "mug"}).content.decode()
+    assert 'id="site-search-q" type="search" name="q" value="mug"' in html
+
+
+def test_titles_are_escaped_before_highlighting(client, db):
+    product = make_product(title='<script>alert("x")</script> flask', original_language="en")
+    indexer.apply_outbox()
+    html = client.get(URL, {"q": "flask"}).content.decode()
+    assert product.id in hit_ids(client.get(URL, {"q": "flask"}))
+    assert '<script>alert("x")</script>' not in html
+    assert "&lt;script&gt;" in html
+
+
+def test_zero_hits_say_so_and_offer_the_companies_tab(client, catalogue):
+    response = client.get(URL, {"q": "qwxzv"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "search-zero" in html
+    assert "Search companies instead" in html
+
+
+def test_a_misspelling_is_retried_and_the_page_says_so(client, catalogue):
+    response = client.get(URL, {"q": "ceramik"})
+    assert hit_ids(response) == [catalogue.mug_vn.id]
+    assert "showing results for similar spellings" in response.content.decode()
+
+
+# --- facets -------------------------------------------------------------------------------
+
+
+def test_country_facet_narrows_and_unselects(client, catalogue):
+    response = client.get(URL, {"q": "flask"})
+    assert set(hit_ids(response)) == {
+        catalogue.flask_tw.id,
+        catalogue.flask_en.id,
+        catalogue.flask_cn.id,
+    }
+    href = facet_href(response, "country", "Taiwan")
+    assert parse_qs(urlparse(href).query)["country"] == ["TW"]
+    narrowed = follow(client, href)
+    assert hit_ids(narrowed) == [catalogue.flask_tw.id]
+    assert 'aria-checked="true"' in narrowed.content.decode()
+    # Several countries mean any of them; the selected one unselects.
+    both = client.get(URL, {"q": "flask", "country": ["TW", "US"]})
+    assert set(hit_ids(both)) == {catalogue.flask_tw.id, catalogue.flask_en.id}
+    assert parse_qs(urlparse(facet_href(both, "country", "Taiwan")).query)["country"] == ["US"]
+    back = follow(client, facet_href(narrowed, "country", "Taiwan"))
+    assert len(hit_ids(back)) == 3
+
+
+def test_price_band_verified_moq_lead_time_and_language_facets(client, catalogue):
+    response = client.get(URL)
+    cheap = follow(client, facet_href(response, "price", "US$1–5"))
+    assert catalogue.flask_tw.id in hit_ids(cheap)
+    assert catalogue.flask_en.id not in hit_ids(cheap)
+    verified = follow(client, facet_href(response, "verified", "Verified"))
+    assert hit_ids(verified) == [catalogue.flask_en.id]
+    moq = follow(client, facet_href(response, "moq_max", "At most 100"))
+    assert hit_ids(moq) == [catalogue.flask_en.id]
+    lead = follow(client, facet_href(response, "lead_time_max", "Within 15 days"))
+    assert set(hit_ids(lead)) == {catalogue.flask_en.id, catalogue.flask_cn.id}
+    language = follow(client, facet_href(response, "language", "Traditional"))
+    assert hit_ids(language) == [catalogue.flask_tw.id]
+    incoterm = follow(client, facet_href(response, "incoterm", "CIF"))
+    assert hit_ids(incoterm) == [catalogue.mug_vn.id]
+
+
+def test_category_facet_narrows_to_the_subtree_and_shows_the_path(client, catalogue):
+    response = client.get(URL)
+    top = follow(client, facet_href(response, "category", "Drinkware"))
+    assert len(hit_ids(top)) == 4
+    flasks = follow(client, facet_href(top, "category", "Vacuum flasks"))
+    assert catalogue.mug_vn.id not in hit_ids(flasks)
+    html = flasks.content.decode()
+    assert "facet-category-path" in html and "Drinkware" in html
+
+
+def test_facets_combine_and_keep_the_query_and_sort(client, catalogue):
+    response = client.get(URL, {"q": "flask", "sort": "price_desc", "country": "TW"})
+    href = facet_href(response, "price", "US$1–5")
+    params = parse_qs(urlparse(href).query)
+    assert params["q"] == ["flask"]
+    assert params["sort"] == ["price_desc"]
+    assert params["country"] == ["TW"]
+    assert params["price_min"] == ["1"] and params["price_max"] == ["5"]
+    assert hit_ids(follow(client, href)) == [catalogue.flask_tw.id]
+
+
+def test_custom_price_range_form(client, catalogue):
+    response = client.get(URL, {"q": "flask", "price_min": "2", "price_max": "4.5"})
+    # US$3–4, and CN¥18–25 (about US$2.5–3.5); not the US$45 flask.
+    assert set(hit_ids(response)) == {catalogue.flask_tw.id, catalogue.flask_cn.id}
+    assert 'id="price-min"' in response.content.decode()
+
+
+# --- sorts and pages ----------------------------------------------------------------------
+
+
+def test_sort_orders(client, catalogue):
+    for days, product in enumerate([catalogue.flask_en, catalogue.mug_vn, catalogue.flask_cn]):
+        Product.objects.filter(pk=product.pk).update(
+            published_at=timezone.now() - timedelta(days=days + 1)
+        )
+    index_now(catalogue.flask_en, catalogue.mug_vn, catalogue.flask_cn)
+    cheapest_first = hit_ids(client.get(URL, {"sort": "price_asc"}))
+    assert cheapest_first[0] == catalogue.mug_vn.id
+    assert cheapest_first[-1] == catalogue.flask_en.id
+    dearest_first = hit_ids(client.get(URL, {"sort": "price_desc"}))
+    assert dearest_first[0] == catalogue.flask_en.id
+    newest = hit_ids(client.get(URL, {"sort": "newest"}))
+    assert newest == [
+        catalogue.flask_tw.id,
+        catalogue.flask_en.id,
+        catalogue.mug_vn.id,
+        catalogue.flask_cn.id,
+    ]
+
+
+def test_twenty_per_page_with_links(client, db):
+    company = make_company(country="DE")
+    for n in range(25):
+        make_product(company=company, title=f"Garden hose reel model {n}", original_language="en")
+    indexer.apply_outbox()
+    first = client.get(URL, {"q": "garden hose"})
+    assert len(hit_ids(first)) == 20
+    html = first.content.decode()
+    assert "Page 1 of 2" in html
+    next_href = unescape(re.search(r'rel="next" href="([^"]+)"', html).group(1))
+    assert parse_qs(urlparse(next_href).query) == {"q": ["garden hose"], "page": ["2"]}
+    second = follow(client, next_href)
+    assert len(hit_ids(second)) == 5
+    assert set(hit_ids(second)).isdisjoint(hit_ids(first))
+    assert 'rel="prev"' in second.content.decode()
+
+
+# --- tabs ---------------------------------------------------------------------------------
+
+
+def test_companies_tab_lists_matching_companies(client, catalogue):
+    response = client.get(URL, {"q": "drinkware", "tab": "companies"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "/companies/ohio-drinkware/" in html
+    assert "<mark>Drinkware</mark>" in html
+    assert "taipei-fine" not in html
+    assert 'aria-current="page">Companies' in html
+
+
+def test_companies_tab_country_facet(client, catalogue):
+    response = client.get(URL, {"tab": "companies"})
+    narrowed = follow(client, facet_href(response, "country", "Viet"))
+    html = narrowed.content.decode()
+    assert "/companies/hanoi-ceramics/" in html
+    assert "/companies/ohio-drinkware/" not in html
+
+
+def test_header_has_one_search_box_with_tabs_on_every_page(client, catalogue):
+    for path in ("/en/", "/en/categories/", "/zh-hant/"):
+        html = client.get(path).content.decode()
+        assert html.count('role="search" method="get"') == 1
+        assert 'name="tab"' in html and 'value="companies"' in html
+        assert "/search/" in html
+
+
+# --- languages ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prefix", "taiwan"), [("en", "Taiwan"), ("zh-hans", "台湾"), ("zh-hant", "台灣")]
+)
+def test_every_ui_language_renders(client, catalogue, prefix, taiwan):
+    response = client.get(f"/{prefix}/search/", {"q": "保温瓶"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'<html lang="{prefix}">' in html
+    assert catalogue.flask_tw.id in hit_ids(response)
+    assert taiwan in html
+
+
+# --- hostile input and query counts -------------------------------------------------------
+
+HOSTILE_QUERIES = [
+    "x" * 10_000,
+    "\x00\x01\x1b[31m flask \x7f",
+    "!!!???...,,,",
+    '"',
+    "*",
+    ":",
+    "(",
+    "AND",
+    "flask AND OR NOT",
+    "' OR 1=1 --",
+    "'; DROP TABLE catalog_product; --",
+    "<script>alert(1)</script>",
+    "",
+    "   ",
+]
+
+
+@pytest.mark.parametrize("tab", ["products", "companies"])
+@pytest.mark.parametrize("query", HOSTILE_QUERIES)
+def test_hostile_queries_never_fail(client, catalogue, query, tab):
+    response = client.get(URL, {"q": query, "tab": tab})
+    assert response.status_code == 200
+    assert "<script>alert(1)</script>" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "q=%ED%A0%80",
+        "q=%ED%A0%80flask%F0%9F",
+        "q=%FF%FE",
+        "q=%00",
+        "price_min=abc&price_max=-5&page=-3",
+        "page=abc&sort=nonsense&tab=nonsense",
+        "page=999999999999999999999999",
+        "country=%3Cscript%3E&language=xx&incoterm=%22&category=-1&moq_max=1e999",
+        "lead_time_max=NaN&verified=maybe&category=99999999999999999999",
+        "country=%ED%A0%80&tab=companies&business_type=%3Cb%3E",
+    ],
+)
+def test_hostile_parameters_never_fail(client, catalogue, raw):
+    response = client.get(f"{URL}?{raw}")
+    assert response.status_code == 200
+    assert "<script>" not in response.content.decode().split("</head>", 1)[1].replace(
+        "&lt;script&gt;", ""
+    )
+
+
+def test_query_count_is_bounded(client, catalogue, django_assert_max_num_queries):
+    client.get(URL, {"q": "flask"})  # warm the category tree cache
+    with django_assert_max_num_queries(6):
+        response = client.get(URL, {"q": "flask", "country": "TW"})
+    assert response.status_code == 200
+    with django_assert_max_num_queries(4):
+        client.get(URL, {"q": "drinkware", "tab": "companies"})

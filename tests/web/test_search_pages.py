@@ -392,6 +392,7 @@ def test_hostile_queries_never_fail(client, catalogue, query, tab):
         "price_min=abc&price_max=-5&page=-3",
         "page=abc&sort=nonsense&tab=nonsense",
         "page=999999999999999999999999",
+        "page=%C2%B2&tab=companies",
         "country=%3Cscript%3E&language=xx&incoterm=%22&category=-1&moq_max=1e999",
         "lead_time_max=NaN&verified=maybe&category=99999999999999999999",
         "country=%ED%A0%80&tab=companies&business_type=%3Cb%3E",

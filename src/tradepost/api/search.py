@@ -1,3 +1,359 @@
-from ninja import Router
+"""The public search API: products and companies with facets, and suggestions while typing.
 
-router = Router()
+The same service as the search page answers; filters are the page's parameters. A value
+that cannot be a filter (an unknown country code, a negative price, text where a number
+goes) is a 422 problem, so an integration learns of its mistake instead of getting results
+it did not ask for.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from ninja import Query, Router, Schema
+
+from tradepost.api.problems import validation_problem
+from tradepost.catalog.models import Incoterm
+from tradepost.companies.models import BusinessType
+from tradepost.core.countries import COUNTRY_CODES
+from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
+from tradepost.search import selectors as search
+from tradepost.web.templatetags.tradepost_catalog import decimal_text, product_path
+
+router = Router(tags=["search"])
+
+#: Longer queries are cut to this many characters.
+MAX_QUERY_LENGTH = 200
+MAX_PER_PAGE = 50
+UiLanguage = Literal["en", "zh-hans", "zh-hant"]
+Sort = Literal["relevance", "newest", "price_asc", "price_desc"]
+
+
+# --- schemas ------------------------------------------------------------------------------
+
+
+class FacetOptionOut(Schema):
+    value: str
+    label: str
+    count: int
+    selected: bool
+    params: dict[str, str]
+
+
+class FacetOut(Schema):
+    name: str
+    label: str
+    options: list[FacetOptionOut]
+
+
+class SupplierOut(Schema):
+    slug: str
+    name: str
+    country: str
+    verified: bool
+    url: str
+
+
+class ProductHitOut(Schema):
+    id: int
+    title: str
+    title_html: str
+    language: str
+    url: str
+    thumbnail_url: str | None
+    category: str
+    supplier: SupplierOut
+    price_min: str | None
+    price_max: str | None
+    currency: str
+    moq: str | None
+    moq_unit: str
+    incoterms: list[str]
+    lead_time_days: int | None
+    port_of_loading: str
+
+
+class ProductSearchOut(Schema):
+    query: str
+    total: int
+    page: int
+    per_page: int
+    num_pages: int
+    sort: str
+    expansions: list[str]
+    fuzzy_used: bool
+    hits: list[ProductHitOut]
+    facets: list[FacetOut]
+
+
+class CompanyHitOut(Schema):
+    slug: str
+    name: str
+    name_html: str
+    country: str
+    verified: bool
+    business_types: list[str]
+    main_products: str
+    url: str
+
+
+class CompanySearchOut(Schema):
+    query: str
+    total: int
+    page: int
+    per_page: int
+    num_pages: int
+    expansions: list[str]
+    fuzzy_used: bool
+    hits: list[CompanyHitOut]
+    facets: list[FacetOut]
+
+
+class SuggestOut(Schema):
+    suggestions: list[str]
+
+
+# --- parameter checks ---------------------------------------------------------------------
+
+
+def _split(values: list[str] | None) -> list[str]:
+    out: list[str] = []
+    for raw in values or []:
+        out.extend(part.strip() for part in raw.split(",") if part.strip())
+    return out
+
+
+def _check_codes(
+    field: str, values: list[str], known: Any, message: str, *, upper: bool = True
+) -> list[str]:
+    cleaned = [v.upper() if upper else v.lower() for v in values]
+    if len(cleaned) > 50 or any(v not in known for v in cleaned):
+        raise validation_problem([{"field": field, "message": message}])
+    return cleaned
+
+
+def _query_text(q: str) -> str:
+    return "".join(ch for ch in q if ch.isprintable() or ch == " ").strip()[:MAX_QUERY_LENGTH]
+
+
+def _language(language: str | None) -> str:
+    return normalise_ui_language(language or get_language())
+
+
+def _facets(facets: list[search.Facet]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": facet.name,
+            "label": facet.label,
+            "options": [
+                {
+                    "value": option.value,
+                    "label": option.label,
+                    "count": option.count,
+                    "selected": option.selected,
+                    "params": option.params,
+                }
+                for option in facet.options
+            ],
+        }
+        for facet in facets
+    ]
+
+
+def _product_hit(request: HttpRequest, hit: search.ProductHit) -> dict[str, Any]:
+    product = hit.product
+    company = product.company
+    card = hit.card
+    thumbnail = request.build_absolute_uri(card.thumbnail_url) if card.thumbnail_url else None
+    return {
+        "id": product.pk,
+        "title": card.text.title,
+        "title_html": str(hit.title_html),
+        "language": card.text.lang_tag,
+        "url": request.build_absolute_uri(product_path(product)),
+        "thumbnail_url": thumbnail,
+        "category": card.category_name,
+        "supplier": {
+            "slug": company.slug,
+            "name": card.company_name,
+            "country": company.country,
+            "verified": company.is_verified,
+            "url": request.build_absolute_uri(
+                reverse("catalog:company_detail", args=[company.slug])
+            ),
+        },
+        "price_min": decimal_text(product.price_min, min_decimals=2),
+        "price_max": decimal_text(product.price_max, min_decimals=2),
+        "currency": product.currency,
+        "moq": decimal_text(product.moq),
+        "moq_unit": product.moq_unit,
+        "incoterms": [str(code) for code in product.incoterms or []],
+        "lead_time_days": product.lead_time_days,
+        "port_of_loading": product.port_of_loading,
+    }
+
+
+# --- endpoints ----------------------------------------------------------------------------
+
+
+@router.get(
+    "/products",
+    response=ProductSearchOut,
+    summary="Search published products",
+    url_name="search_products",
+)
+def search_products(
+    request: HttpRequest,
+    q: str = Query("", description="Words in any language or script; empty lists all"),
+    lang: UiLanguage | None = Query(None, description="Language of labels and titles"),  # noqa: B008
+    category: int | None = Query(None, ge=1, le=2**63 - 1, description="Category id (subtree)"),
+    country: list[str] | None = Query(None, description="Supplier countries (ISO 3166)"),  # noqa: B008
+    verified: bool = Query(False, description="Verified suppliers only"),
+    language: list[str] | None = Query(None, description="Listing languages (en, zh-hans...)"),  # noqa: B008
+    incoterm: list[str] | None = Query(None, description="Incoterms offered"),  # noqa: B008
+    moq_max: float | None = Query(None, ge=0, le=1e15, description="MOQ at most"),
+    price_min: float | None = Query(None, ge=0, le=1e15, description="US dollars"),
+    price_max: float | None = Query(None, ge=0, le=1e15, description="US dollars"),
+    lead_time_max: int | None = Query(None, ge=0, le=3650, description="Days"),
+    company: int | None = Query(None, ge=1, le=2**63 - 1, description="Supplier company id"),
+    sort: Sort = Query("relevance"),  # noqa: B008
+    page: int = Query(1, ge=1, le=search.MAX_PAGE),
+    per_page: int = Query(search.DEFAULT_PER_PAGE, ge=1, le=MAX_PER_PAGE),
+):
+    countries = _check_codes(
+        "country",
+        _split(country),
+        COUNTRY_CODES,
+        _("Use two-letter ISO 3166 country codes."),
+    )
+    languages = _check_codes(
+        "language",
+        _split(language),
+        LISTING_LANGUAGE_CODES,
+        _("Use the listing language codes of the API (for example en, zh-hans, zh-hant)."),
+        upper=False,
+    )
+    incoterms = _check_codes(
+        "incoterm",
+        _split(incoterm),
+        set(Incoterm.values),
+        _("Use Incoterms 2020 codes such as FOB, CIF or EXW."),
+    )
+    if price_min is not None and price_max is not None and price_min > price_max:
+        raise validation_problem(
+            [{"field": "price_max", "message": _("The highest price is below the lowest.")}]
+        )
+    filters = search.ProductFilters(
+        category_id=category,
+        countries=tuple(countries),
+        verified_only=verified,
+        languages=tuple(languages),
+        incoterms=tuple(incoterms),
+        moq_max=moq_max,
+        price_min_usd=price_min,
+        price_max_usd=price_max,
+        lead_time_max=lead_time_max,
+        company_id=company,
+    )
+    result = search.search_products(
+        query=_query_text(q),
+        language=_language(lang),
+        filters=filters,
+        sort=sort,
+        page=page,
+        per_page=per_page,
+    )
+    return {
+        "query": result.query,
+        "total": result.total,
+        "page": result.page,
+        "per_page": result.per_page,
+        "num_pages": result.num_pages,
+        "sort": result.sort,
+        "expansions": result.expansions,
+        "fuzzy_used": result.fuzzy_used,
+        "hits": [_product_hit(request, hit) for hit in result.hits],
+        "facets": _facets(result.facets),
+    }
+
+
+@router.get(
+    "/companies",
+    response=CompanySearchOut,
+    summary="Search companies",
+    url_name="search_companies",
+)
+def search_companies(
+    request: HttpRequest,
+    q: str = Query("", description="Words in any language or script; empty lists all"),
+    lang: UiLanguage | None = Query(None, description="Language of labels and names"),  # noqa: B008
+    country: list[str] | None = Query(None, description="Countries (ISO 3166)"),  # noqa: B008
+    verified: bool = Query(False, description="Verified companies only"),
+    business_type: list[str] | None = Query(None, description="Business types"),  # noqa: B008
+    page: int = Query(1, ge=1, le=search.MAX_PAGE),
+    per_page: int = Query(search.DEFAULT_PER_PAGE, ge=1, le=MAX_PER_PAGE),
+):
+    countries = _check_codes(
+        "country", _split(country), COUNTRY_CODES, _("Use two-letter ISO 3166 country codes.")
+    )
+    types = _check_codes(
+        "business_type",
+        _split(business_type),
+        set(BusinessType.values),
+        _("Use the business types of the API (for example manufacturer, trading_company)."),
+        upper=False,
+    )
+    ui_language = _language(lang)
+    result = search.search_companies(
+        query=_query_text(q),
+        language=ui_language,
+        filters=search.CompanyFilters(
+            countries=tuple(countries), verified_only=verified, business_types=tuple(types)
+        ),
+        page=page,
+        per_page=per_page,
+    )
+    return {
+        "query": result.query,
+        "total": result.total,
+        "page": result.page,
+        "per_page": result.per_page,
+        "num_pages": result.num_pages,
+        "expansions": result.expansions,
+        "fuzzy_used": result.fuzzy_used,
+        "hits": [
+            {
+                "slug": hit.company.slug,
+                "name": hit.company.name_for(ui_language),
+                "name_html": str(hit.name_html),
+                "country": hit.company.country,
+                "verified": hit.company.is_verified,
+                "business_types": [str(t) for t in hit.company.business_types or []],
+                "main_products": hit.company.main_products,
+                "url": request.build_absolute_uri(
+                    reverse("catalog:company_detail", args=[hit.company.slug])
+                ),
+            }
+            for hit in result.hits
+        ],
+        "facets": _facets(result.facets),
+    }
+
+
+@router.get(
+    "/suggest",
+    response=SuggestOut,
+    summary="Completions of what is being typed",
+    url_name="search_suggest",
+)
+def suggest(
+    request: HttpRequest,
+    q: str = Query("", description="The start of a product title, category or company name"),
+    language: UiLanguage | None = Query(None, description="zh-hant gets traditional script"),  # noqa: B008
+    limit: int = Query(8, ge=1, le=20),
+):
+    return {"suggestions": search.suggest(_query_text(q), _language(language), limit=limit)}

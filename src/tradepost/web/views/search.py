@@ -161,6 +161,13 @@ def _category_path(
     return crumbs
 
 
+def _page_number(raw: str) -> int:
+    """The page asked for; anything that is not a plain number is the first page (the
+    service caps it to the last page it serves)."""
+    raw = raw.strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 1
+
+
 def _page_links(current: dict[str, list[str]], page: int, num_pages: int) -> dict[str, Any]:
     def link(number: int) -> str:
         params = dict(current)
@@ -186,7 +193,7 @@ def search_page(request: HttpRequest) -> HttpResponse:
         current["q"] = [query]
     else:
         current.pop("q", None)
-    page = request.GET.get("page", "1")
+    page = _page_number(request.GET.get("page", ""))
     context: dict[str, Any] = {"search_query": query, "search_tab": tab}
 
     if tab == "companies":

@@ -1,0 +1,230 @@
+"""The search API: products and companies with facets, suggestions, and 422 for bad input."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.factories import make_category, make_company, make_product
+from tradepost.search import index, indexer, selectors
+
+pytestmark = pytest.mark.django_db
+
+PRODUCTS = "/api/v1/search/products"
+COMPANIES = "/api/v1/search/companies"
+SUGGEST = "/api/v1/search/suggest"
+
+
+@pytest.fixture(autouse=True)
+def _search_index_dir(settings, tmp_path):
+    settings.TRADEPOST_INDEX_DIR = tmp_path / "index"
+    index.forget_indexes()
+    selectors.clear_caches()
+    yield
+    index.forget_indexes()
+    selectors.clear_caches()
+
+
+@pytest.fixture
+def catalogue():
+    flasks = make_category(name_en="Vacuum flasks", name_zh_hans="保温瓶", name_zh_hant="保溫瓶")
+    taipei = make_company(country="TW", legal_name="台北精品股份有限公司", slug="taipei-fine")
+    ohio = make_company(
+        country="US", legal_name="Ohio Drinkware Inc.", slug="ohio-drinkware", is_verified=True
+    )
+    flask_tw = make_product(
+        company=taipei,
+        category=flasks,
+        title="不鏽鋼真空保溫瓶 500ml",
+        original_language="zh-hant",
+        price_min=Decimal("3"),
+        price_max=Decimal("4"),
+        incoterms=["FOB"],
+        moq=Decimal("1000"),
+        lead_time_days=30,
+    )
+    flask_en = make_product(
+        company=ohio,
+        category=flasks,
+        title="Stainless steel vacuum flask with handle",
+        original_language="en",
+        price_min=Decimal("45"),
+        price_max=Decimal("60"),
+        incoterms=["DDP"],
+        moq=Decimal("50"),
+        lead_time_days=7,
+    )
+    indexer.apply_outbox()
+    return {"tw": flask_tw, "en": flask_en, "taipei": taipei, "ohio": ohio}
+
+
+def hit_ids(response) -> list[int]:
+    return [hit["id"] for hit in response.json()["hits"]]
+
+
+def test_product_search_answers_with_hits_facets_and_expansions(client, catalogue):
+    response = client.get(PRODUCTS, {"q": "stainless steel vacuum flask"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["total"] == 2
+    assert body["page"] == 1 and body["num_pages"] == 1 and body["per_page"] == 20
+    assert body["expansions"]
+    assert body["fuzzy_used"] is False
+    hit = next(h for h in body["hits"] if h["id"] == catalogue["tw"].id)
+    assert hit["title"] == "不鏽鋼真空保溫瓶 500ml"
+    assert "<mark>" in hit["title_html"]
+    assert hit["url"].startswith("http") and f"/products/{catalogue['tw'].id}-" in hit["url"]
+    assert hit["supplier"]["name"] == "台北精品股份有限公司"
+    assert hit["supplier"]["country"] == "TW"
+    assert hit["supplier"]["verified"] is False
+    assert hit["price_min"] == "3.00" and hit["price_max"] == "4.00"
+    assert hit["currency"] == "USD" and hit["incoterms"] == ["FOB"]
+    assert hit["moq"] == "1000" and hit["lead_time_days"] == 30
+    facets = {facet["name"]: facet for facet in body["facets"]}
+    countries = {option["value"]: option for option in facets["country"]["options"]}
+    assert countries["TW"]["count"] == 1 and countries["TW"]["label"] == "Taiwan"
+    assert countries["TW"]["params"] == {"country": "TW"}
+
+
+def test_filters_sort_and_paging(client, catalogue):
+    assert hit_ids(client.get(PRODUCTS, {"q": "flask", "country": "TW"})) == [catalogue["tw"].id]
+    assert hit_ids(client.get(PRODUCTS, {"country": "tw,us", "price_max": "5"})) == [
+        catalogue["tw"].id
+    ]
+    assert hit_ids(client.get(PRODUCTS, {"verified": "true"})) == [catalogue["en"].id]
+    assert hit_ids(client.get(PRODUCTS, {"language": "zh-hant"})) == [catalogue["tw"].id]
+    assert hit_ids(client.get(PRODUCTS, {"incoterm": "DDP"})) == [catalogue["en"].id]
+    assert hit_ids(client.get(PRODUCTS, {"moq_max": "100"})) == [catalogue["en"].id]
+    assert hit_ids(client.get(PRODUCTS, {"lead_time_max": "10"})) == [catalogue["en"].id]
+    assert hit_ids(client.get(PRODUCTS, {"sort": "price_asc"})) == [
+        catalogue["tw"].id,
+        catalogue["en"].id,
+    ]
+    assert hit_ids(client.get(PRODUCTS, {"sort": "price_desc"})) == [
+        catalogue["en"].id,
+        catalogue["tw"].id,
+    ]
+    first = client.get(PRODUCTS, {"sort": "price_asc", "per_page": 1}).json()
+    second = client.get(PRODUCTS, {"sort": "price_asc", "per_page": 1, "page": 2}).json()
+    assert first["num_pages"] == 2 and first["total"] == 2
+    assert [h["id"] for h in first["hits"] + second["hits"]] == [
+        catalogue["tw"].id,
+        catalogue["en"].id,
+    ]
+
+
+def test_labels_follow_the_requested_language(client, catalogue):
+    body = client.get(PRODUCTS, {"q": "flask", "lang": "zh-hant"}).json()
+    facets = {facet["name"]: facet for facet in body["facets"]}
+    labels = {option["value"]: option["label"] for option in facets["country"]["options"]}
+    assert labels["TW"] == "台灣"
+
+
+def test_company_search(client, catalogue):
+    response = client.get(COMPANIES, {"q": "drinkware"})
+    assert response.status_code == 200
+    body = response.json()
+    assert [hit["slug"] for hit in body["hits"]] == ["ohio-drinkware"]
+    assert body["hits"][0]["verified"] is True
+    assert "<mark>" in body["hits"][0]["name_html"]
+    assert {facet["name"] for facet in body["facets"]} >= {"country", "verified"}
+    by_country = client.get(COMPANIES, {"country": "TW"}).json()
+    assert [hit["slug"] for hit in by_country["hits"]] == ["taipei-fine"]
+
+
+def test_suggest(client, catalogue):
+    response = client.get(SUGGEST, {"q": "stain", "language": "en"})
+    assert response.status_code == 200
+    suggestions = response.json()["suggestions"]
+    assert suggestions and all(s.startswith("stain") for s in suggestions)
+    assert client.get(SUGGEST, {"q": ""}).json() == {"suggestions": []}
+    traditional = client.get(SUGGEST, {"q": "不锈", "language": "zh-hant"}).json()
+    assert any(s.startswith("不鏽") for s in traditional["suggestions"])
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"price_min": "abc"},
+        {"price_min": "-1"},
+        {"price_min": "9", "price_max": "2"},
+        {"page": "-3"},
+        {"page": "0"},
+        {"page": "abc"},
+        {"page": "101"},
+        {"per_page": "51"},
+        {"per_page": "0"},
+        {"sort": "random"},
+        {"country": "<script>"},
+        {"country": "XX"},
+        {"language": "klingon"},
+        {"incoterm": "FOO"},
+        {"category": "-1"},
+        {"category": "99999999999999999999999"},
+        {"moq_max": "1e999"},
+        {"lead_time_max": "NaN"},
+        {"lang": "fr"},
+    ],
+)
+def test_bad_product_parameters_are_422_problems(client, catalogue, params):
+    response = client.get(PRODUCTS, params)
+    assert response.status_code == 422, response.content
+    assert response["Content-Type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["status"] == 422
+    assert body["errors"]
+
+
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        (COMPANIES, {"country": "<script>"}),
+        (COMPANIES, {"business_type": "<b>"}),
+        (COMPANIES, {"per_page": "500"}),
+        (SUGGEST, {"limit": "0"}),
+        (SUGGEST, {"language": "xx"}),
+    ],
+)
+def test_bad_company_and_suggest_parameters_are_422_problems(client, catalogue, path, params):
+    response = client.get(path, params)
+    assert response.status_code == 422
+    assert response.json()["status"] == 422
+
+
+HOSTILE = [
+    "x" * 10_000,
+    "\x00\x01\x1b[31m flask \x7f",
+    "!!!???...",
+    '"',
+    "*",
+    ":",
+    "(",
+    "AND",
+    "' OR 1=1 --",
+    "<script>alert(1)</script>",
+    "",
+]
+
+
+@pytest.mark.parametrize("path", [PRODUCTS, COMPANIES, SUGGEST])
+@pytest.mark.parametrize("query", HOSTILE)
+def test_hostile_queries_never_fail(client, catalogue, path, query):
+    response = client.get(path, {"q": query})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.parametrize("path", [PRODUCTS, COMPANIES, SUGGEST])
+@pytest.mark.parametrize("raw", ["q=%ED%A0%80", "q=%ED%A0%80flask%F0%9F", "q=%FF", "q=%00"])
+def test_broken_encodings_never_fail(client, catalogue, path, raw):
+    response = client.get(f"{path}?{raw}")
+    assert response.status_code == 200
+
+
+def test_query_count_is_bounded(client, catalogue, django_assert_max_num_queries):
+    client.get(PRODUCTS, {"q": "flask"})
+    with django_assert_max_num_queries(5):
+        assert client.get(PRODUCTS, {"q": "flask"}).status_code == 200
+    with django_assert_max_num_queries(3):
+        assert client.get(COMPANIES, {"q": "drinkware"}).status_code == 200

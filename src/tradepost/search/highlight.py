@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from functools import lru_cache
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -42,6 +43,13 @@ def _fold_run(run: str) -> str:
     return "".join(chars)
 
 
+@lru_cache(maxsize=50_000)
+def _word_tokens(word: str) -> tuple[str, frozenset[str]]:
+    """The folded first letter of a title word and its analysed tokens (titles repeat the
+    same words, so each is analysed once per process)."""
+    return normalize(word[0])[:1], frozenset(analyze_words(word))
+
+
 def highlight_spans(text: str, terms: Collection[str]) -> list[tuple[int, int]]:
     """Sorted, merged (start, end) character spans of `text` that match `terms` (analysed
     query tokens: stemmed Latin words, CJK words and bigrams)."""
@@ -56,11 +64,8 @@ def highlight_spans(text: str, terms: Collection[str]) -> list[tuple[int, int]]:
         # units all keep it), so only words starting like a query token are analysed.
         initials = {t[0] for t in latin_terms}
         for match in _WORD_RE.finditer(text):
-            word = match.group()
-            if normalize(word[0])[:1] not in initials:
-                continue
-            tokens = analyze_words(word)
-            if tokens and any(token in term_set for token in tokens):
+            initial, tokens = _word_tokens(match.group())
+            if initial in initials and not tokens.isdisjoint(term_set):
                 marks[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
     if cjk_terms:
         for run_match in _CJK_RUN_RE.finditer(text):

@@ -19,7 +19,6 @@ from functools import cache
 from typing import Any
 
 import opencc
-from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -29,11 +28,9 @@ from tantivy import FieldType, Occur, Order, Query
 from tradepost.catalog.models import (
     Incoterm,
     Product,
-    ProductImage,
     ProductStatus,
-    ProductTranslation,
 )
-from tradepost.catalog.selectors import ProductCard, product_cards
+from tradepost.catalog.selectors import ProductCard
 from tradepost.companies.models import BusinessType, Company
 from tradepost.core.countries import COUNTRY_CODES, country_name
 from tradepost.core.languages import (
@@ -45,6 +42,7 @@ from tradepost.search.analysis import AnalyzedQuery, analyze_query, analyze_word
 from tradepost.search.documents import MAX_CATEGORY_DEPTH, CategoryInfo, CategoryTree
 from tradepost.search.glossary import expand_query
 from tradepost.search.highlight import highlight_html, is_cjk_token
+from tradepost.search.hydration import load_products, product_card
 from tradepost.search.index import (
     CATEGORY_FIELDS,
     COMPANY_GRAM_FIELDS,
@@ -711,30 +709,20 @@ def _category_facet_field(filters: ProductFilters, tree: CategoryTree) -> str | 
 
 def _hydrate_products(
     ranked: list[tuple[float, int]], language: str
-) -> list[tuple[float, Product]]:
+) -> list[tuple[float, Product, ProductCard]]:
+    """The page's products with their cards, in rank order; listings the index still holds
+    but the database no longer publishes are skipped."""
     if not ranked:
         return []
-    # By primary key only, unordered: with the status in the WHERE clause SQLite would walk
-    # the status index over every published product. The status is checked below.
-    products = (
-        Product.objects.filter(id__in=[doc_id for _score, doc_id in ranked])
-        .order_by()
-        .select_related("company", "category")
-        .prefetch_related(
-            Prefetch("images", queryset=ProductImage.objects.order_by("position", "id")),
-            Prefetch(
-                "translations",
-                queryset=ProductTranslation.objects.filter(language=language),
-                to_attr="viewer_translations",
-            ),
-        )
-    )
-    by_id = {product.id: product for product in products}
-    return [
-        (score, by_id[doc_id])
-        for score, doc_id in ranked
-        if doc_id in by_id and by_id[doc_id].status == ProductStatus.PUBLISHED
-    ]
+    loaded = load_products([doc_id for _score, doc_id in ranked], language)
+    hydrated = []
+    for score, doc_id in ranked:
+        found = loaded.get(doc_id)
+        if found is None or found[0].status != ProductStatus.PUBLISHED:
+            continue
+        product, thumbnail_url = found
+        hydrated.append((score, product, product_card(product, thumbnail_url, language)))
+    return hydrated
 
 
 def search_products(
@@ -792,8 +780,6 @@ def search_products(
             aggregation = searcher().aggregate(search_query, _product_aggregations(category_field))
             facets = _product_facets(aggregation, filters, tree, language)
         terms = highlight_terms(analyzed, expansion)
-        hydrated = _hydrate_products(ranked, language)
-        cards = product_cards([product for _score, product in hydrated], language=language)
         hits = [
             ProductHit(
                 product=product,
@@ -801,7 +787,7 @@ def search_products(
                 score=score,
                 title_html=highlight_html(card.text.title, terms),
             )
-            for (score, product), card in zip(hydrated, cards, strict=True)
+            for score, product, card in _hydrate_products(ranked, language)
         ]
     return ProductSearchResult(
         query=analyzed.text,

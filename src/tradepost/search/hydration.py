@@ -1,0 +1,211 @@
+"""Loading the page of products a search returns, without the ORM's per-query overhead.
+
+The index answers which 20 products a page shows; the database then gives their current
+state. Building those 20 products through a QuerySet with `select_related` and two
+`prefetch_related` lookups costs about 8 ms of Python (compiling three queries, running the
+prefetch machinery, converting values) for well under a millisecond of SQL. Here the same
+three statements are written once per process, run with a plain cursor, and their values go
+through the converters Django itself would apply (so dates, decimals and JSON come back the
+same on SQLite and PostgreSQL); the model instances are built with `Model.from_db`, and a
+product's company and category are attached the way `select_related` attaches them.
+
+What a product carries afterwards: its company and category (no query on access), and
+`viewer_translations` (its translation into the viewer's language, as
+`catalog.selectors.localised_text` expects). Its first picture gives the card's thumbnail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from django.db import connections, router
+from django.db.models import Model
+
+from tradepost.catalog.models import Category, Product, ProductImage, ProductTranslation
+from tradepost.catalog.selectors import ProductCard, localised_text
+from tradepost.companies.models import Company
+from tradepost.core.countries import country_name
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """How to select one model's concrete columns under a table alias and turn the raw
+    values back into what the model's fields hold."""
+
+    model: type[Model]
+    sql: str
+    converters: tuple[tuple[int, tuple[Converter, ...], Any], ...]
+    width: int
+
+    def instance(self, row: Sequence[Any], start: int, db: str, connection: Any) -> Any:
+        values = list(row[start : start + self.width])
+        for index, converters, expression in self.converters:
+            value = values[index]
+            for converter in converters:
+                value = converter(value, expression, connection)
+            values[index] = value
+        return self.model.from_db(db, None, values)
+
+
+def _columns(model: type[Model], alias: str, db: str) -> _Columns:
+    connection = connections[db]
+    quote = connection.ops.quote_name
+    fields = model._meta.concrete_fields
+    converters = []
+    for index, model_field in enumerate(fields):
+        expression = model_field.get_col(alias)
+        found = tuple(
+            connection.ops.get_db_converters(expression) + model_field.get_db_converters(connection)
+        )
+        if found:
+            converters.append((index, found, expression))
+    sql = ", ".join(f"{quote(alias)}.{quote(f.column)}" for f in fields)
+    return _Columns(model=model, sql=sql, converters=tuple(converters), width=len(fields))
+
+
+@dataclass(frozen=True)
+class _Statements:
+    product: _Columns
+    company: _Columns
+    category: _Columns
+    image: _Columns
+    translation: _Columns
+    products_sql: str
+    images_sql: str
+    translations_sql: str
+
+
+@cache
+def _statements(db: str, vendor: str) -> _Statements:
+    """The three statements (with `{ids}` for the placeholders) for database `db`."""
+    quote = connections[db].ops.quote_name
+    product = _columns(Product, "p", db)
+    company = _columns(Company, "c", db)
+    category = _columns(Category, "k", db)
+    image = _columns(ProductImage, "i", db)
+    translation = _columns(ProductTranslation, "t", db)
+
+    def table(model: type[Model]) -> str:
+        return quote(model._meta.db_table)
+
+    # Only identifiers from the models' metadata are interpolated; values are parameters.
+    products_sql = (
+        f"SELECT {product.sql}, {company.sql}, {category.sql} FROM {table(Product)} p "  # noqa: S608
+        f"INNER JOIN {table(Company)} c ON c.{quote('id')} = p.{quote('company_id')} "
+        f"INNER JOIN {table(Category)} k ON k.{quote('id')} = p.{quote('category_id')} "
+        f"WHERE p.{quote('id')} IN ({{ids}})"
+    )
+    images_sql = (
+        f"SELECT {image.sql} FROM {table(ProductImage)} i "  # noqa: S608
+        f"WHERE i.{quote('product_id')} IN ({{ids}}) "
+        f"ORDER BY i.{quote('product_id')}, i.{quote('position')}, i.{quote('id')}"
+    )
+    translations_sql = (
+        f"SELECT {translation.sql} FROM {table(ProductTranslation)} t "  # noqa: S608
+        f"WHERE t.{quote('product_id')} IN ({{ids}}) AND t.{quote('language')} = %s"
+    )
+    return _Statements(
+        product=product,
+        company=company,
+        category=category,
+        image=image,
+        translation=translation,
+        products_sql=products_sql,
+        images_sql=images_sql,
+        translations_sql=translations_sql,
+    )
+
+
+@cache
+def _relation_fields() -> tuple[Any, Any, Any, Any]:
+    return (
+        Product._meta.get_field("company"),
+        Product._meta.get_field("category"),
+        ProductImage._meta.get_field("product"),
+        ProductTranslation._meta.get_field("product"),
+    )
+
+
+def load_products(ids: Sequence[int], language: str) -> dict[int, tuple[Product, str]]:
+    """{id: (product, thumbnail url)} for the products among `ids` that exist (in any
+    status; the caller decides what to show). Three queries whatever the number of ids."""
+    if not ids:
+        return {}
+    db = router.db_for_read(Product)
+    connection = connections[db]
+    statements = _statements(db, connection.vendor)
+    company_field, category_field, image_product, translation_product = _relation_fields()
+    placeholders = ", ".join(["%s"] * len(ids))
+    params = [int(i) for i in ids]
+    products: dict[int, Product] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(statements.products_sql.format(ids=placeholders), params)
+        rows = cursor.fetchall()
+        company_start = statements.product.width
+        category_start = company_start + statements.company.width
+        companies: dict[int, Company] = {}
+        categories: dict[int, Category] = {}
+        for row in rows:
+            product = statements.product.instance(row, 0, db, connection)
+            company = companies.get(row[company_start])
+            if company is None:
+                company = statements.company.instance(row, company_start, db, connection)
+                companies[company.pk] = company
+            category = categories.get(row[category_start])
+            if category is None:
+                category = statements.category.instance(row, category_start, db, connection)
+                categories[category.pk] = category
+            company_field.set_cached_value(product, company)
+            category_field.set_cached_value(product, category)
+            product.viewer_translations = []  # type: ignore[attr-defined]
+            products[product.pk] = product
+        if not products:
+            return {}
+        found = ", ".join(["%s"] * len(products))
+        found_ids = list(products)
+        cursor.execute(statements.translations_sql.format(ids=found), [*found_ids, language])
+        for row in cursor.fetchall():
+            translation = statements.translation.instance(row, 0, db, connection)
+            owner = products.get(translation.product_id)
+            if owner is not None:
+                translation_product.set_cached_value(translation, owner)
+                owner.viewer_translations.append(translation)  # type: ignore[attr-defined]
+        cursor.execute(statements.images_sql.format(ids=found), found_ids)
+        thumbnails: dict[int, str] = {}
+        for row in cursor.fetchall():
+            image = statements.image.instance(row, 0, db, connection)
+            if image.product_id in thumbnails or image.product_id not in products:
+                continue
+            image_product.set_cached_value(image, products[image.product_id])
+            url = _image_url(image)
+            if url:
+                thumbnails[image.product_id] = url
+    return {pk: (product, thumbnails.get(pk, "")) for pk, product in products.items()}
+
+
+def _image_url(image: ProductImage) -> str:
+    """What `catalog.selectors` shows for a product's picture: the thumbnail, else the
+    picture itself."""
+    if image.thumbnail:
+        return image.thumbnail.url
+    if image.image:
+        return image.image.url
+    return ""
+
+
+def product_card(product: Product, thumbnail_url: str, language: str) -> ProductCard:
+    """The card `catalog.selectors.product_cards` would build, from a loaded product."""
+    company = product.company
+    return ProductCard(
+        product=product,
+        text=localised_text(product, language),
+        thumbnail_url=thumbnail_url,
+        company_name=company.name_for(language),
+        company_country=country_name(company.country, language),
+        category_name=product.category.name_for(language),
+    )

@@ -1,0 +1,118 @@
+"""A buyer searches in English for a product listed only in Traditional Chinese, narrows the
+results to Taiwan and a price band with the facets, and opens the listing."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.factories import make_company, make_product
+from tradepost.catalog.models import Category
+from tradepost.search import index, indexer, selectors
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+
+@pytest.fixture
+def search_index(settings, tmp_path):
+    settings.TRADEPOST_INDEX_DIR = tmp_path / "index"
+    index.forget_indexes()
+    selectors.clear_caches()
+    yield
+    index.forget_indexes()
+    selectors.clear_caches()
+
+
+def test_english_search_finds_a_traditional_chinese_listing_and_narrows_it(
+    live_server, page, reference_data, search_index
+):
+    base = live_server.url
+    flasks = Category.objects.get(slug="home-garden-vacuum-flasks")
+    taiwan = make_company(country="TW", legal_name="台中保溫器材股份有限公司", slug="taichung")
+    listing = make_product(
+        company=taiwan,
+        category=flasks,
+        title="不鏽鋼真空保溫瓶 500ml",
+        slug="vacuum-flask-500",
+        original_language="zh-hant",
+        description="雙層304不鏽鋼，保溫12小時。",
+        price_min=Decimal("3"),
+        price_max=Decimal("4"),
+        currency="USD",
+        incoterms=["FOB"],
+        moq=Decimal("1000"),
+    )
+    dearer = make_product(
+        company=make_company(country="US", legal_name="Ohio Drinkware Inc."),
+        category=flasks,
+        title="Stainless steel vacuum flask with handle",
+        original_language="en",
+        price_min=Decimal("45"),
+        price_max=Decimal("60"),
+    )
+    make_product(
+        company=make_company(country="CN", legal_name="宁波恒达日用品有限公司"),
+        category=flasks,
+        title="不锈钢保温杯 双层真空",
+        original_language="zh-hans",
+        price_min=Decimal("18"),
+        price_max=Decimal("25"),
+        currency="CNY",
+    )
+    taiwan_dearer = make_product(
+        company=make_company(country="TW", legal_name="高雄精品有限公司"),
+        category=flasks,
+        title="不鏽鋼真空保溫瓶 1000ml 禮盒",
+        original_language="zh-hant",
+        price_min=Decimal("30"),
+        price_max=Decimal("40"),
+    )
+    make_product(
+        company=make_company(country="VN", legal_name="Hanoi Ceramics JSC"),
+        title="Ceramic coffee mug",
+        original_language="en",
+        price_min=Decimal("1"),
+        price_max=Decimal("2"),
+    )
+    indexer.apply_outbox()
+
+    # Search from the header box on the home page.
+    page.goto(f"{base}/en/")
+    # Suggestions arrive while typing (progressive: the form works without them).
+    page.locator("#site-search-q").press_sequentially("stainl", delay=30)
+    page.wait_for_function(
+        "document.querySelectorAll('#site-search-suggestions option').length > 0"
+    )
+    suggestion = page.locator("#site-search-suggestions option").first.get_attribute("value")
+    assert suggestion is not None and suggestion.startswith("stainl")
+    page.fill("#site-search-q", "stainless steel vacuum flask")
+    page.click(".site-search button[type=submit]")
+    page.wait_for_url("**/en/search/?**")
+    results = page.locator(".search-results")
+    listing_link = results.locator(f"a[href*='/en/products/{listing.pk}-']")
+    assert listing_link.first.is_visible()
+    assert results.locator(f"a[href*='/en/products/{dearer.pk}-']").count() >= 1
+    assert "Ceramic coffee mug" not in results.inner_text()
+    assert page.locator(".search-expansions").is_visible()
+
+    # Only suppliers in Taiwan.
+    page.locator(".facet-country a.facet-option", has_text="Taiwan").click()
+    page.wait_for_url("**country=TW**")
+    assert results.locator(f"a[href*='/en/products/{dearer.pk}-']").count() == 0
+    assert results.locator(f"a[href*='/en/products/{taiwan_dearer.pk}-']").count() >= 1
+
+    # Only the US$1–5 price band.
+    page.locator(".facet-price a.facet-option", has_text="US$1–5").click()
+    page.wait_for_url("**price_max=5**")
+    assert "country=TW" in page.url
+    assert results.locator(".search-hit").count() == 1
+    assert results.locator(f"a[href*='/en/products/{taiwan_dearer.pk}-']").count() == 0
+    hit = results.locator(".search-hit").first
+    assert "台中保溫器材股份有限公司" in hit.inner_text()
+    assert "Taiwan" in hit.inner_text()
+
+    # Open the listing.
+    hit.locator(".hit-title a").click()
+    page.wait_for_url(f"**/en/products/{listing.pk}-**")
+    assert page.locator("h1").inner_text().startswith("不鏽鋼真空保溫瓶")

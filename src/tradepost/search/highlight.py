@@ -50,19 +50,27 @@ def _word_tokens(word: str) -> tuple[str, frozenset[str]]:
     return normalize(word[0])[:1], frozenset(analyze_words(word))
 
 
+@lru_cache(maxsize=256)
+def _split_terms(
+    terms: frozenset[str],
+) -> tuple[frozenset[str], list[str], frozenset[str]]:
+    """The terms, the CJK ones longest first, and the initials of the others (computed once
+    for the 20 titles of a page)."""
+    cjk_terms = sorted((t for t in terms if is_cjk_token(t)), key=len, reverse=True)
+    initials = frozenset(t[0] for t in terms if not is_cjk_token(t))
+    return terms, cjk_terms, initials
+
+
 def highlight_spans(text: str, terms: Collection[str]) -> list[tuple[int, int]]:
     """Sorted, merged (start, end) character spans of `text` that match `terms` (analysed
     query tokens: stemmed Latin words, CJK words and bigrams)."""
     if not text or not terms:
         return []
     marks = bytearray(len(text))
-    term_set = set(terms)
-    cjk_terms = sorted((t for t in term_set if is_cjk_token(t)), key=len, reverse=True)
-    latin_terms = [t for t in term_set if not is_cjk_token(t)]
-    if latin_terms:
+    term_set, cjk_terms, initials = _split_terms(frozenset(terms))
+    if initials:
         # A word's token starts with its first letter folded (stems, spelling variants and
-        # units all keep it), so only words starting like a query token are analysed.
-        initials = {t[0] for t in latin_terms}
+        # units all keep it), so only words starting like a query token are looked at.
         for match in _WORD_RE.finditer(text):
             initial, tokens = _word_tokens(match.group())
             if initial in initials and not tokens.isdisjoint(term_set):

@@ -11,7 +11,8 @@ product's company and category are attached the way `select_related` attaches th
 
 What a product carries afterwards: its company and category (no query on access), and
 `viewer_translations` (its translation into the viewer's language, as
-`catalog.selectors.localised_text` expects). Its first picture gives the card's thumbnail.
+`catalog.selectors.localised_text` expects). Its first picture gives the card's thumbnail
+(the picture rows are read as paths, not model instances).
 """
 
 from __future__ import annotations
@@ -73,7 +74,6 @@ class _Statements:
     product: _Columns
     company: _Columns
     category: _Columns
-    image: _Columns
     translation: _Columns
     products_sql: str
     images_sql: str
@@ -87,7 +87,6 @@ def _statements(db: str, vendor: str) -> _Statements:
     product = _columns(Product, "p", db)
     company = _columns(Company, "c", db)
     category = _columns(Category, "k", db)
-    image = _columns(ProductImage, "i", db)
     translation = _columns(ProductTranslation, "t", db)
 
     def table(model: type[Model]) -> str:
@@ -101,7 +100,8 @@ def _statements(db: str, vendor: str) -> _Statements:
         f"WHERE p.{quote('id')} IN ({{ids}})"
     )
     images_sql = (
-        f"SELECT {image.sql} FROM {table(ProductImage)} i "  # noqa: S608
+        f"SELECT i.{quote('product_id')}, i.{quote('thumbnail')}, i.{quote('image')} "  # noqa: S608
+        f"FROM {table(ProductImage)} i "
         f"WHERE i.{quote('product_id')} IN ({{ids}}) "
         f"ORDER BY i.{quote('product_id')}, i.{quote('position')}, i.{quote('id')}"
     )
@@ -113,7 +113,6 @@ def _statements(db: str, vendor: str) -> _Statements:
         product=product,
         company=company,
         category=category,
-        image=image,
         translation=translation,
         products_sql=products_sql,
         images_sql=images_sql,
@@ -122,11 +121,10 @@ def _statements(db: str, vendor: str) -> _Statements:
 
 
 @cache
-def _relation_fields() -> tuple[Any, Any, Any, Any]:
+def _relation_fields() -> tuple[Any, Any, Any]:
     return (
         Product._meta.get_field("company"),
         Product._meta.get_field("category"),
-        ProductImage._meta.get_field("product"),
         ProductTranslation._meta.get_field("product"),
     )
 
@@ -139,7 +137,7 @@ def load_products(ids: Sequence[int], language: str) -> dict[int, tuple[Product,
     db = router.db_for_read(Product)
     connection = connections[db]
     statements = _statements(db, connection.vendor)
-    company_field, category_field, image_product, translation_product = _relation_fields()
+    company_field, category_field, translation_product = _relation_fields()
     placeholders = ", ".join(["%s"] * len(ids))
     params = [int(i) for i in ids]
     products: dict[int, Product] = {}
@@ -177,25 +175,27 @@ def load_products(ids: Sequence[int], language: str) -> dict[int, tuple[Product,
                 owner.viewer_translations.append(translation)  # type: ignore[attr-defined]
         cursor.execute(statements.images_sql.format(ids=found), found_ids)
         thumbnails: dict[int, str] = {}
-        for row in cursor.fetchall():
-            image = statements.image.instance(row, 0, db, connection)
-            if image.product_id in thumbnails or image.product_id not in products:
-                continue
-            image_product.set_cached_value(image, products[image.product_id])
-            url = _image_url(image)
-            if url:
-                thumbnails[image.product_id] = url
+        for product_id, thumbnail, picture in cursor.fetchall():
+            if product_id not in thumbnails and (thumbnail or picture):
+                thumbnails[product_id] = _image_url(thumbnail, picture)
     return {pk: (product, thumbnails.get(pk, "")) for pk, product in products.items()}
 
 
-def _image_url(image: ProductImage) -> str:
+@cache
+def _storages() -> tuple[Any, Any]:
+    return (
+        ProductImage._meta.get_field("thumbnail").storage,  # type: ignore[attr-defined]
+        ProductImage._meta.get_field("image").storage,  # type: ignore[attr-defined]
+    )
+
+
+def _image_url(thumbnail: str, picture: str) -> str:
     """What `catalog.selectors` shows for a product's picture: the thumbnail, else the
     picture itself."""
-    if image.thumbnail:
-        return image.thumbnail.url
-    if image.image:
-        return image.image.url
-    return ""
+    thumbnail_storage, picture_storage = _storages()
+    if thumbnail:
+        return str(thumbnail_storage.url(thumbnail))
+    return str(picture_storage.url(picture))
 
 
 def product_card(product: Product, thumbnail_url: str, language: str) -> ProductCard:

@@ -1,5 +1,7 @@
 /* Suggestions while typing in the header search box (progressive: the form works without it).
-   Asks the suggest API after a short pause and offers the answers in the input's datalist. */
+   Loaded by the box itself the first time it gets focus (no cost for pages where nobody
+   searches). Asks the suggest API after a short pause and offers the answers in the input's
+   datalist. */
 (function () {
   "use strict";
   var DELAY_MS = 180;
@@ -44,6 +46,8 @@
       if (timer) { window.clearTimeout(timer); }
       timer = window.setTimeout(ask, DELAY_MS);
     });
+    // The script is loaded when the box first gets focus: what was typed meanwhile counts.
+    if (input.value.trim()) { timer = window.setTimeout(ask, DELAY_MS); }
   }
 
   function start() {

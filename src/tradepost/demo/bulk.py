@@ -115,24 +115,21 @@ class _Table:
     def __init__(self, model: type[Model], field_names: list[str]) -> None:
         meta = model._meta
         quote = connection.ops.quote_name
+        fields = [meta.get_field(name) for name in field_names]
+        columns = [str(getattr(f, "column", f.name)) for f in fields]
         self.model = model
         self.width = len(field_names)
         # Names come from the models' _meta and are quoted; values are always parameters.
         self.head = "INSERT INTO {} ({}) VALUES ".format(  # noqa: S608
-            quote(meta.db_table),
-            ", ".join(quote(meta.get_field(name).column) for name in field_names),
+            quote(meta.db_table), ", ".join(quote(column) for column in columns)
         )
+        # PostgreSQL: JSON arrives as text and is cast (Django's own adapter is not picklable
+        # across the planning processes).
         cast = connection.vendor == "postgresql"
-        self.row = (
-            "("
-            + ", ".join(
-                "%s::jsonb"
-                if cast and meta.get_field(name).get_internal_type() == "JSONField"
-                else "%s"
-                for name in field_names
-            )
-            + ")"
-        )
+        placeholders = [
+            "%s::jsonb" if cast and f.get_internal_type() == "JSONField" else "%s" for f in fields
+        ]
+        self.row = "(" + ", ".join(placeholders) + ")"
 
     def insert(self, rows: list[tuple[Any, ...]]) -> None:
         with connection.cursor() as cursor:
@@ -153,8 +150,9 @@ _PRODUCT_FIELDS = [
 
 @contextmanager
 def _fast_writes() -> Iterator[None]:
-    """SQLite: no fsync per commit while loading (a crash loses only the open chunk)."""
-    if connection.vendor != "sqlite":
+    """SQLite: no fsync per commit while loading (a crash loses only the open chunk). Not
+    inside a caller's transaction, where SQLite cannot change it (and nothing commits)."""
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
         yield
         return
     with connection.cursor() as cursor:

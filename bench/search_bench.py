@@ -1,0 +1,802 @@
+"""The search benchmark behind `tradepost bench search` (see bench/README.md).
+
+It measures, on one generated catalogue and one index:
+  (a) the search service: `search_products` (analysis, glossary expansion, filters, facets,
+      hydrating the 20 results from the database);
+  (b) raw tantivy on the same index, with the same queries analysed beforehand (plain term
+      queries over the word fields, the expansion's words as alternatives, the same filters
+      and facet aggregations): the engine's own cost, the reference;
+  (c) SQLite FTS5 over the same analysed words (a table built from the index's documents in
+      a separate SQLite file), filters and facets in SQL: the in-database baseline;
+and the HTTP search endpoint beside /healthz on one server, under concurrent clients.
+
+Timings are per query; each round runs every query once per method, rounds interleave the
+methods so that noise hits them alike, and the percentiles are over all rounds' samples.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import math
+import multiprocessing
+import os
+import platform
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+BENCH_DIR = Path(__file__).resolve().parent
+QUERIES_FILE = BENCH_DIR / "search_queries.json"
+RESULTS_DIR = BENCH_DIR / "results"
+PER_PAGE = 20
+
+
+# --- the query set ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BenchQuery:
+    klass: str  # "common", ..., with "+f" when filtered and faceted
+    text: str
+    filters: dict[str, Any]
+    facets: bool
+
+
+def load_queries(path: Path = QUERIES_FILE, *, limit: int | None = None) -> list[BenchQuery]:
+    """Every query as typed, and again with a filter set and facets. `limit` keeps the first
+    queries of each class (at least one)."""
+    data = json.loads(path.read_text("utf-8"))
+    filter_sets = data["filters"]
+    queries: list[BenchQuery] = []
+    for klass, texts in data["classes"].items():
+        chosen = texts if limit is None else texts[: max(1, limit)]
+        for position, text in enumerate(chosen):
+            queries.append(BenchQuery(klass, text, {}, False))
+            filters = filter_sets[position % len(filter_sets)]
+            queries.append(BenchQuery(f"{klass}+f", text, filters, True))
+    return queries
+
+
+def product_filters(values: dict[str, Any]) -> Any:
+    from tradepost.search.selectors import ProductFilters
+
+    return ProductFilters(
+        countries=tuple(values.get("countries", ())),
+        verified_only=bool(values.get("verified_only", False)),
+        languages=tuple(values.get("languages", ())),
+        incoterms=tuple(values.get("incoterms", ())),
+        moq_max=values.get("moq_max"),
+        price_min_usd=values.get("price_min_usd"),
+        price_max_usd=values.get("price_max_usd"),
+        lead_time_max=values.get("lead_time_max"),
+    )
+
+
+# --- statistics -------------------------------------------------------------------------------
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    """Nearest-rank percentile (no interpolation); 0 for no samples."""
+    if not samples:
+        return 0.0
+    ordered = sorted(samples)
+    rank = max(1, min(len(ordered), math.ceil(fraction * len(ordered))))
+    return ordered[rank - 1]
+
+
+def summary(samples: list[float]) -> dict[str, float]:
+    return {
+        "n": len(samples),
+        "p50": round(percentile(samples, 0.50), 3),
+        "p95": round(percentile(samples, 0.95), 3),
+        "p99": round(percentile(samples, 0.99), 3),
+        "mean": round(statistics.fmean(samples), 3) if samples else 0.0,
+    }
+
+
+# --- (b) raw tantivy --------------------------------------------------------------------------
+
+
+@dataclass
+class Analysed:
+    """A query analysed once, before any timing: what (b) and (c) search for."""
+
+    words: list[str]
+    alternatives: list[list[str]]  # the glossary expansion's translations
+    phrases: list[list[str]]
+
+
+def analyse(text: str) -> Analysed:
+    from tradepost.search.analysis import analyze_query
+    from tradepost.search.querying import usable
+    from tradepost.search.selectors import expand
+
+    analyzed = analyze_query(text)
+    expansion = expand(text, analyzed)
+    return Analysed(
+        words=usable(analyzed.words),
+        alternatives=[usable(tokens) for tokens in expansion.alternatives if usable(tokens)],
+        phrases=[usable(p) for p in analyzed.phrases if len(usable(p)) >= 2],
+    )
+
+
+def _range_buckets(limits: Iterable[float]) -> list[dict[str, float]]:
+    ranges: list[dict[str, float]] = []
+    low: float | None = None
+    for limit in limits:
+        spec: dict[str, float] = {"to": float(limit)}
+        if low is not None:
+            spec["from"] = low
+        ranges.append(spec)
+        low = float(limit)
+    ranges.append({"from": low} if low is not None else {})
+    return ranges
+
+
+#: The facets (b) computes: the service's facet fields, as plain aggregations.
+RAW_AGGREGATIONS: dict[str, Any] = {
+    "country": {"terms": {"field": "country", "size": 300}},
+    "verified": {"terms": {"field": "verified", "size": 2}},
+    "language": {"terms": {"field": "language", "size": 40}},
+    "incoterms": {"terms": {"field": "incoterms", "size": 20}},
+    "category": {"terms": {"field": "cat1", "size": 500}},
+    "moq": {"range": {"field": "moq", "ranges": _range_buckets((1, 10, 100, 500, 1000, 5000))}},
+    "price": {"range": {"field": "price_min_usd", "ranges": _range_buckets((1, 5, 20, 100, 500))}},
+    "lead_time": {"range": {"field": "lead_time", "ranges": _range_buckets((8, 16, 31, 61))}},
+}
+
+
+class RawTantivy:
+    """Term queries built straight from the analysed words (no analysis, no expansion
+    lookup, no hydration): what the engine itself costs."""
+
+    def __init__(self) -> None:
+        from tradepost.search.index import PRODUCT_WORD_FIELDS, schema, searcher
+
+        self.schema = schema()
+        self.fields = PRODUCT_WORD_FIELDS
+        self.searcher = searcher
+
+    def _term(self, name: str, value: Any) -> Any:
+        from tantivy import Query
+
+        return Query.term_query(self.schema, name, value)
+
+    def _word(self, token: str) -> Any:
+        from tantivy import Occur, Query
+
+        return Query.boolean_query(
+            [
+                (Occur.Should, Query.boost_query(self._term(name, token), weight))
+                for name, weight in self.fields.items()
+            ]
+        )
+
+    def _all(self, tokens: list[str]) -> Any:
+        from tantivy import Occur, Query
+
+        clauses = [self._word(t) for t in tokens]
+        if len(clauses) <= 3:
+            return Query.boolean_query([(Occur.Must, c) for c in clauses])
+        return Query.boolean_query([(Occur.Should, c) for c in clauses], -(-len(clauses) * 3 // 4))
+
+    def _filters(self, values: dict[str, Any]) -> list[Any]:
+        from tantivy import FieldType, Occur, Query
+
+        def any_term(name: str, options: list[Any]) -> Any:
+            return Query.boolean_query([(Occur.Should, self._term(name, v)) for v in options])
+
+        clauses = [self._term("kind", "product")]
+        if values.get("countries"):
+            clauses.append(any_term("country", values["countries"]))
+        if values.get("languages"):
+            clauses.append(any_term("language", values["languages"]))
+        if values.get("verified_only"):
+            clauses.append(self._term("verified", True))
+        if values.get("moq_max") is not None:
+            clauses.append(
+                Query.range_query(self.schema, "moq", FieldType.Float, None, values["moq_max"])
+            )
+        low, high = values.get("price_min_usd"), values.get("price_max_usd")
+        if low is not None:
+            clauses.append(
+                Query.range_query(self.schema, "price_max_usd", FieldType.Float, low, None)
+            )
+        if high is not None:
+            clauses.append(
+                Query.range_query(self.schema, "price_min_usd", FieldType.Float, None, high)
+            )
+        if values.get("lead_time_max") is not None:
+            clauses.append(
+                Query.range_query(
+                    self.schema, "lead_time", FieldType.Unsigned, None, values["lead_time_max"]
+                )
+            )
+        return clauses
+
+    def build(self, analysed: Analysed, filters: dict[str, Any]) -> Any:
+        from tantivy import Occur, Query
+
+        options = []
+        if analysed.words:
+            options.append(self._all(analysed.words))
+        options.extend(self._all(tokens) for tokens in analysed.alternatives)
+        parts = [(Occur.Must, Query.const_score_query(c, 0.0)) for c in self._filters(filters)]
+        if options:
+            parts.append((Occur.Must, Query.boolean_query([(Occur.Should, o) for o in options])))
+        for phrase in analysed.phrases:
+            parts.append((Occur.Should, Query.phrase_query(self.schema, "title_words", phrase)))
+        return Query.boolean_query(parts)
+
+    def run(self, query: Any, facets: bool) -> int:
+        searcher = self.searcher()
+        result = searcher.search(query, PER_PAGE, count=True)
+        addresses = [address for _score, address in result.hits]
+        if addresses:
+            searcher.fast_field_values("id", addresses)
+        if facets:
+            searcher.aggregate(query, RAW_AGGREGATIONS)
+        return int(result.count or 0)
+
+
+# --- (c) SQLite FTS5 --------------------------------------------------------------------------
+
+FTS_TOKENCHARS = ".-_/%+#&"
+
+_fts_shared: Any = None
+
+
+def _fts_start() -> None:
+    from django.db import connections
+
+    from tradepost.search.documents import CategoryTree
+    from tradepost.search.index import Shared
+
+    global _fts_shared
+    connections.close_all()
+    _fts_shared = Shared(CategoryTree.load())
+
+
+def _fts_rows(bounds: tuple[int, int]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    from tradepost.search.documents import load_published_product_range
+    from tradepost.search.index import product_fields
+
+    docs, meta = [], []
+    for record in load_published_product_range(*bounds):
+        fields = product_fields(record, _fts_shared)
+        docs.append(
+            (fields["id"], fields["title_words"], fields["extra_words"], fields["desc_words"])
+        )
+        meta.append(
+            (
+                fields["id"],
+                fields.get("country"),
+                fields.get("language"),
+                1 if fields.get("verified") else 0,
+                fields.get("moq"),
+                fields.get("price_min_usd"),
+                fields.get("price_max_usd"),
+                fields.get("lead_time"),
+                fields.get("cat1"),
+                " ".join(fields.get("incoterms") or []),
+            )
+        )
+    return docs, meta
+
+
+def build_fts(
+    path: Path, *, workers: int = 1, on_progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    """An FTS5 table of the index's analysed words for every published product, and a table
+    of the filter and facet fields, in a separate SQLite file."""
+    if path.exists():
+        path.unlink()
+    started = time.perf_counter()
+    db = sqlite3.connect(path)
+    db.executescript(
+        f"""
+        PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
+        CREATE VIRTUAL TABLE docs USING fts5(
+            title, extra, descr,
+            tokenize="unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
+        );
+        CREATE TABLE meta (
+            id INTEGER PRIMARY KEY, country TEXT, language TEXT, verified INTEGER,
+            moq REAL, price_min_usd REAL, price_max_usd REAL, lead_time INTEGER,
+            cat1 INTEGER, incoterms TEXT
+        );
+        """
+    )
+    from django.db import connections
+
+    from tradepost.search.documents import CategoryTree, published_product_id_ranges
+    from tradepost.search.index import Shared
+
+    count = 0
+
+    def insert(docs: list[tuple[Any, ...]], meta: list[tuple[Any, ...]]) -> None:
+        nonlocal count
+        db.executemany("INSERT INTO docs(rowid, title, extra, descr) VALUES (?, ?, ?, ?)", docs)
+        db.executemany("INSERT INTO meta VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", meta)
+        count += len(docs)
+        if on_progress is not None:
+            on_progress(len(docs))
+
+    ranges = published_product_id_ranges()
+    if workers <= 1:  # in this process (and its database connection)
+        global _fts_shared
+        _fts_shared = Shared(CategoryTree.load())
+        for bounds in ranges:
+            insert(*_fts_rows(bounds))
+    else:
+        connections.close_all()
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers, initializer=_fts_start) as pool:
+            for docs, meta in pool.imap(_fts_rows, ranges):
+                insert(docs, meta)
+    db.commit()
+    db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
+    db.commit()
+    db.close()
+    seconds = time.perf_counter() - started
+    return {
+        "products": count,
+        "seconds": round(seconds, 2),
+        "products_per_s": round(count / seconds, 1) if seconds else 0.0,
+        "size_mb": round(path.stat().st_size / 1e6, 1),
+    }
+
+
+def _fts_string(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def fts_match(analysed: Analysed) -> str:
+    def conjunction(tokens: list[str]) -> str:
+        return "(" + " AND ".join(_fts_string(t) for t in tokens) + ")"
+
+    options = []
+    if analysed.words:
+        options.append(conjunction(analysed.words))
+    options.extend(conjunction(tokens) for tokens in analysed.alternatives)
+    return " OR ".join(options)
+
+
+class Fts5:
+    FACETS = ("country", "language", "verified", "cat1")
+
+    def __init__(self, path: Path) -> None:
+        self.db = sqlite3.connect(path, check_same_thread=False)
+        self.db.execute("PRAGMA cache_size=-262144")
+
+    @staticmethod
+    def where(filters: dict[str, Any]) -> tuple[str, list[Any]]:
+        clauses, params = [], []
+        for name, column in (("countries", "country"), ("languages", "language")):
+            if filters.get(name):
+                clauses.append(f"m.{column} IN ({', '.join('?' * len(filters[name]))})")
+                params.extend(filters[name])
+        if filters.get("verified_only"):
+            clauses.append("m.verified = 1")
+        for name, column, op in (
+            ("moq_max", "moq", "<="),
+            ("price_min_usd", "price_max_usd", ">="),
+            ("price_max_usd", "price_min_usd", "<="),
+            ("lead_time_max", "lead_time", "<="),
+        ):
+            if filters.get(name) is not None:
+                clauses.append(f"m.{column} {op} ?")
+                params.append(filters[name])
+        return " AND ".join(clauses), params
+
+    def run(self, match: str, filters: dict[str, Any], facets: bool) -> int:
+        condition, params = self.where(filters)
+        extra = f" AND {condition}" if condition else ""
+        if not match:
+            return 0
+        matched = (
+            "SELECT docs.rowid AS id, bm25(docs, 3.0, 1.5, 1.0) AS score FROM docs "
+            "JOIN meta m ON m.id = docs.rowid WHERE docs MATCH ?" + extra
+        )
+        args = [match, *params]
+        self.db.execute(f"SELECT id FROM ({matched}) ORDER BY score LIMIT {PER_PAGE}", args)
+        total = self.db.execute(f"SELECT count(*) FROM ({matched})", args).fetchone()[0]
+        if facets:
+            for column in self.FACETS:
+                self.db.execute(
+                    f"SELECT m.{column}, count(*) FROM docs JOIN meta m ON m.id = docs.rowid "
+                    f"WHERE docs MATCH ?{extra} GROUP BY m.{column}",
+                    args,
+                ).fetchall()
+        return int(total)
+
+
+# --- the in-process run -----------------------------------------------------------------------
+
+
+@dataclass
+class ProcessResults:
+    samples: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # method->class
+    totals: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, method: str, klass: str, ms: float) -> None:
+        by_class = self.samples.setdefault(method, {})
+        by_class.setdefault(klass, []).append(ms)
+        by_class.setdefault("all", []).append(ms)
+
+
+def run_queries(
+    queries: list[BenchQuery], *, rounds: int, fts_path: Path | None, language: str = "en"
+) -> ProcessResults:
+    from tradepost.search.selectors import search_products
+
+    raw = RawTantivy()
+    fts = Fts5(fts_path) if fts_path is not None else None
+    prepared = []
+    for query in queries:
+        analysed = analyse(query.text)
+        prepared.append(
+            (
+                query,
+                product_filters(query.filters),
+                raw.build(analysed, query.filters),
+                fts_match(analysed),
+            )
+        )
+    results = ProcessResults()
+
+    def service(q: BenchQuery, filters: Any) -> int:
+        return search_products(
+            query=q.text, language=language, filters=filters, per_page=PER_PAGE,
+            with_facets=q.facets,
+        ).total  # fmt: skip
+
+    methods: list[tuple[str, Callable[[Any], int]]] = [
+        ("service", lambda p: service(p[0], p[1])),
+        ("tantivy", lambda p: raw.run(p[2], p[0].facets)),
+    ]
+    if fts is not None:
+        methods.append(("fts5", lambda p: fts.run(p[3], p[0].filters, p[0].facets)))
+    for item in prepared:  # warm-up: caches, the glossary, the page cache
+        for method, call in methods:
+            total = call(item)
+            results.totals.setdefault(method, []).append(total)
+    for _round in range(rounds):
+        for item in prepared:
+            for method, call in methods:
+                started = time.perf_counter()
+                call(item)
+                results.add(method, item[0].klass, (time.perf_counter() - started) * 1000)
+    return results
+
+
+# --- HTTP -------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get(host: str, port: int, path: str, timeout: float = 10.0) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+@dataclass
+class LoadResult:
+    requests: int
+    errors: int
+    seconds: float
+    samples: list[float]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "requests": self.requests,
+            "errors": self.errors,
+            "requests_per_s": round(self.requests / self.seconds, 1) if self.seconds else 0.0,
+            **{k: v for k, v in summary(self.samples).items() if k != "n"},
+        }
+
+
+def load(
+    host: str, port: int, paths: list[str], *, clients: int, seconds: float, max_requests: int
+) -> LoadResult:
+    """`clients` threads, each on its own keep-alive connection, cycling through `paths`
+    until `seconds` have passed or `max_requests` were sent in all."""
+    lock = threading.Lock()
+    samples: list[float] = []
+    state = {"sent": 0, "errors": 0}
+    deadline = time.perf_counter() + seconds
+
+    def client(number: int) -> None:
+        connection = http.client.HTTPConnection(host, port, timeout=30)
+        position = number
+        while time.perf_counter() < deadline:
+            with lock:
+                if state["sent"] >= max_requests:
+                    break
+                state["sent"] += 1
+            path = paths[position % len(paths)]
+            position += clients
+            started = time.perf_counter()
+            try:
+                connection.request("GET", path)
+                response = connection.getresponse()
+                response.read()
+                ok = response.status == 200
+            except (OSError, http.client.HTTPException):
+                ok = False
+                connection.close()
+                connection = http.client.HTTPConnection(host, port, timeout=30)
+            elapsed = (time.perf_counter() - started) * 1000
+            with lock:
+                if ok:
+                    samples.append(elapsed)
+                else:
+                    state["errors"] += 1
+        connection.close()
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return LoadResult(len(samples), state["errors"], time.perf_counter() - started, samples)
+
+
+SEARCH_ENDPOINTS = (
+    ("/api/v1/search/products?q={q}", "api-search"),
+    ("/en/search/?q={q}", "page-search"),
+    ("/api/v1/products?q={q}", "api-products (placeholder: no search endpoint yet)"),
+)
+
+
+def run_http(
+    queries: list[BenchQuery],
+    *,
+    home: Path,
+    clients: int = 8,
+    seconds: float = 10.0,
+    max_requests: int = 20_000,
+) -> dict[str, Any]:
+    """Serve the bench home with `tradepost serve --no-worker` on a free loopback port and
+    load the search endpoint and /healthz in turn; stop the server."""
+    host, port = "127.0.0.1", free_port()
+    env = {**os.environ, "TRADEPOST_HOME": str(home)}
+    executable = Path(sys.executable).with_name("tradepost")
+    server = subprocess.Popen(
+        [str(executable), "serve", "--no-worker", "--host", host, "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                if _get(host, port, "/healthz", timeout=2)[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.time() > deadline or server.poll() is not None:
+                return {"error": "the server did not start"}
+            time.sleep(0.3)
+        endpoint, label = None, ""
+        for template, name in SEARCH_ENDPOINTS:
+            status, _body = _get(host, port, template.format(q=quote("led")), timeout=60)
+            if status == 200:
+                endpoint, label = template, name
+                break
+        if endpoint is None:
+            return {"error": "no search endpoint answered 200"}
+        texts = list(dict.fromkeys(q.text for q in queries))
+        paths = [endpoint.format(q=quote(text)) for text in texts]
+        # Warm up every worker process (index, glossary, analysers).
+        load(host, port, paths, clients=clients, seconds=max(2.0, seconds / 4), max_requests=400)
+        load(host, port, ["/healthz"], clients=clients, seconds=1.0, max_requests=400)
+        search = load(
+            host, port, paths, clients=clients, seconds=seconds, max_requests=max_requests
+        )
+        health = load(
+            host, port, ["/healthz"], clients=clients, seconds=seconds, max_requests=max_requests
+        )
+        workers = [pid for pid in _descendants(server.pid) if "gunicorn" in _cmdline(pid)]
+        rss = {str(pid): rss_mb(pid) for pid in workers}
+        result = {
+            "endpoint": label,
+            "path": endpoint,
+            "clients": clients,
+            "search": search.as_dict(),
+            "healthz": health.as_dict(),
+            "rss_mb": rss,
+            "max_rss_mb": max((v for v in rss.values() if v is not None), default=None),
+        }
+        if health.requests:
+            result["search_vs_healthz_rps"] = round(search.requests / max(1, health.requests), 3)
+        return result
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+# --- report -----------------------------------------------------------------------------------
+
+
+def directory_mb(path: Path) -> float:
+    total = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+    return round(total / 1e6, 1)
+
+
+def class_table(results: ProcessResults) -> list[dict[str, Any]]:
+    classes: list[str] = []
+    for by_class in results.samples.values():
+        for klass in by_class:
+            if klass not in classes:
+                classes.append(klass)
+    classes.sort(key=lambda k: (k == "all", k.replace("+f", "~")))
+    rows = []
+    for klass in classes:
+        row: dict[str, Any] = {"class": klass}
+        for method, by_class in results.samples.items():
+            row[method] = summary(by_class.get(klass, []))
+        if "service" in row and "tantivy" in row and row["tantivy"]["p95"]:
+            row["service_vs_tantivy_p95"] = round(row["service"]["p95"] / row["tantivy"]["p95"], 2)
+        rows.append(row)
+    return rows
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = [
+        f"# Search benchmark, {report['started']}",
+        "",
+        f"{report['products']:,} published products, {report['machine']}, database "
+        f"{report['database']}; {report['queries']} queries x {report['rounds']} rounds "
+        "(after a warm-up round); times in ms.",
+        "",
+    ]
+    generate = report.get("generate")
+    if generate:
+        lines.append(
+            f"- generate: {generate['products']:,} products in {generate['seconds']} s "
+            f"({generate['products_per_s']:,.0f} products/s)"
+        )
+    build = report["index"]
+    lines.append(
+        f"- index rebuild: {build['seconds']} s ({build['products_per_s']:,.0f} products/s, "
+        f"{build['workers']} analysis processes), {build['size_mb']} MB on disk"
+    )
+    fts = report.get("fts5")
+    if fts:
+        lines.append(
+            f"- FTS5 build (from the analysed documents): {fts['seconds']} s "
+            f"({fts['products_per_s']:,.0f} products/s), {fts['size_mb']} MB"
+        )
+    lines += [
+        "",
+        "| class | service p50 / p95 / p99 | tantivy p50 / p95 / p99 | FTS5 p50 / p95 / p99 "
+        "| service / tantivy p95 |",
+        "|---|---|---|---|---|",
+    ]
+
+    def cell(stats: dict[str, float] | None) -> str:
+        if not stats:
+            return "-"
+        return f"{stats['p50']:.2f} / {stats['p95']:.2f} / {stats['p99']:.2f}"
+
+    for row in report["classes"]:
+        lines.append(
+            f"| {row['class']} | {cell(row.get('service'))} | {cell(row.get('tantivy'))} | "
+            f"{cell(row.get('fts5'))} | {row.get('service_vs_tantivy_p95', '-')} |"
+        )
+    lines.append("")
+    lines.append("`+f`: with a filter set and facets. (b) tantivy: the same index and the "
+                 "same analysed words, plain term queries, no hydration.")  # fmt: skip
+    web = report.get("http")
+    if web:
+        lines.append("")
+        if "error" in web:
+            lines.append(f"HTTP: {web['error']}")
+        else:
+            search, health = web["search"], web["healthz"]
+            lines += [
+                f"HTTP, {web['clients']} concurrent clients, `{web['path']}` ({web['endpoint']}):",
+                "",
+                "| endpoint | requests/s | p50 | p95 | errors |",
+                "|---|---|---|---|---|",
+                f"| search | {search['requests_per_s']} | {search['p50']} | {search['p95']} | "
+                f"{search['errors']} |",
+                f"| /healthz | {health['requests_per_s']} | {health['p50']} | {health['p95']} | "
+                f"{health['errors']} |",
+                "",
+                f"search / healthz requests/s: {web.get('search_vs_healthz_rps')}; "
+                f"serving processes' RSS (MB): {web['rss_mb']}",
+            ]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(report: dict[str, Any], directory: Path) -> tuple[Path, Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = report["started"].replace(":", "").replace("-", "")[:15]
+    name = f"search-{report['products']}-{stamp}"
+    json_path = directory / f"{name}.json"
+    json_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    text = markdown(report)
+    (directory / f"{name}.md").write_text(text, "utf-8")
+    latest = directory / "latest.md"
+    latest.write_text(text, "utf-8")
+    return json_path, latest
+
+
+def machine() -> str:
+    return f"{os.cpu_count()} CPUs, {platform.machine()}, Python {platform.python_version()}"
+
+
+def now_stamp() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

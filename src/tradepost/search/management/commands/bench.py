@@ -1,0 +1,164 @@
+"""`tradepost bench search`: the search benchmark (code and query set in bench/).
+
+Generates a catalogue in TRADEPOST_HOME (or reuses the one there with --reuse), rebuilds the
+index, builds an FTS5 baseline, times the query set in this process and over HTTP, and writes
+JSON and markdown to bench/results/. Not a test: run it on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from tradepost.catalog.models import Product, ProductStatus
+from tradepost.demo.bulk import default_workers, generate_catalogue
+from tradepost.demo.generator import DEFAULT_SEED
+from tradepost.search.index import IndexBusy, index_dir, index_root
+from tradepost.search.indexer import rebuild_now
+
+#: The source checkout's bench/ folder (the benchmark is not part of the installed package).
+BENCH_DIR = Path(__file__).resolve().parents[5] / "bench"
+
+
+def bench_module() -> Any:
+    if not (BENCH_DIR / "search_bench.py").exists():
+        raise CommandError(f"The benchmark code is not here: {BENCH_DIR} (a source checkout).")
+    root = str(BENCH_DIR.parent)
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    return importlib.import_module("bench.search_bench")
+
+
+class Command(BaseCommand):
+    help = (
+        "Benchmark search: generate a catalogue (or reuse the one in TRADEPOST_HOME), rebuild "
+        "the index, and time the fixed query set against the search service, raw tantivy, "
+        "SQLite FTS5 and the HTTP endpoint. Results go to bench/results/."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("target", choices=["search"], help="What to benchmark.")
+        parser.add_argument("--products", type=int, default=100_000)
+        parser.add_argument("--companies", type=int, default=None)
+        parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+        parser.add_argument(
+            "--reuse",
+            action="store_true",
+            help="Use the products already in the database (generate only when there are none).",
+        )
+        parser.add_argument("--no-rebuild", action="store_true", help="Keep the current index.")
+        parser.add_argument("--queries", type=Path, default=None, help="Query set (JSON).")
+        parser.add_argument(
+            "--per-class", type=int, default=None, help="Only the first N queries of each class."
+        )
+        parser.add_argument("--rounds", type=int, default=5, help="Timed rounds (default 5).")
+        parser.add_argument("--no-fts", action="store_true", help="Skip the FTS5 baseline.")
+        parser.add_argument("--no-http", action="store_true", help="Skip the HTTP load.")
+        parser.add_argument("--http-seconds", type=float, default=10.0)
+        parser.add_argument("--clients", type=int, default=8)
+        parser.add_argument("--workers", type=int, default=None, help="Processes (default: CPUs).")
+        parser.add_argument("--results-dir", type=Path, default=None)
+
+    def say(self, message: str) -> None:
+        if self.verbosity > 0:
+            self.stdout.write(message)
+            self.stdout.flush()
+
+    def handle(self, *args, **options):
+        self.verbosity = options["verbosity"]
+        bench = bench_module()
+        workers = max(1, options["workers"] or default_workers())
+        report: dict[str, Any] = {
+            "started": bench.now_stamp(),
+            "machine": bench.machine(),
+            "database": connection.vendor,
+            "home": "TRADEPOST_HOME",
+        }
+        executor = MigrationExecutor(connection)
+        if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+            call_command("migrate", verbosity=0)  # a fresh TRADEPOST_HOME
+        published = Product.objects.filter(status=ProductStatus.PUBLISHED)
+        existing = published.count()
+        if existing and not options["reuse"]:
+            raise CommandError(
+                f"The database already has {existing:,} published products: pass --reuse, or "
+                "point TRADEPOST_HOME at an empty folder."
+            )
+        if not existing:
+            self.say(f"Generating {options['products']:,} products…")
+            result = generate_catalogue(
+                products=options["products"],
+                companies=options["companies"],
+                seed=options["seed"],
+                outbox=False,
+                workers=workers,
+            )
+            report["generate"] = {
+                "products": result.products,
+                "companies": result.companies,
+                "seconds": round(result.seconds, 1),
+                "products_per_s": round(result.products_per_second, 1),
+            }
+            self.say(f"  {result.products_per_second:,.0f} products/s")
+        report["products"] = published.count()
+
+        if options["no_rebuild"]:
+            report["index"] = {"seconds": 0, "products_per_s": 0, "workers": 0}
+        else:
+            self.say("Rebuilding the index…")
+            started = time.perf_counter()
+            try:
+                rebuild_now(workers=workers)
+            except IndexBusy as exc:
+                raise CommandError("The index is held by another process.") from exc
+            seconds = time.perf_counter() - started
+            report["index"] = {
+                "seconds": round(seconds, 1),
+                "products_per_s": round(report["products"] / seconds, 1),
+                "workers": workers,
+            }
+        report["index"]["size_mb"] = bench.directory_mb(index_dir())
+        self.say(f"  {report['index']}")
+
+        fts_path = None
+        if not options["no_fts"]:
+            fts_path = index_root() / "bench-fts5.sqlite3"
+            self.say("Building the FTS5 baseline…")
+            report["fts5"] = bench.build_fts(fts_path, workers=workers)
+            self.say(f"  {report['fts5']}")
+
+        queries = bench.load_queries(
+            options["queries"] or bench.QUERIES_FILE, limit=options["per_class"]
+        )
+        report["queries"] = len(queries)
+        report["rounds"] = max(1, options["rounds"])
+        self.say(f"Timing {len(queries)} queries x {report['rounds']} rounds…")
+        results = bench.run_queries(queries, rounds=report["rounds"], fts_path=fts_path)
+        report["classes"] = bench.class_table(results)
+        report["hits"] = {
+            method: {"zero_hit_queries": sum(1 for t in totals if t == 0)}
+            for method, totals in results.totals.items()
+        }
+        if not options["no_http"]:
+            if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
+                report["http"] = {"error": "skipped: in-memory database"}
+            else:
+                self.say("HTTP load…")
+                report["http"] = bench.run_http(
+                    queries,
+                    home=Path(settings.HOME),
+                    clients=options["clients"],
+                    seconds=options["http_seconds"],
+                )
+        json_path, latest = bench.write_report(report, options["results_dir"] or bench.RESULTS_DIR)
+        self.stdout.write(bench.markdown(report))
+        self.stdout.write(f"Written {json_path} and {latest}")

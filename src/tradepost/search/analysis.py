@@ -492,6 +492,50 @@ def analyze_fields(text: str) -> tuple[list[str], list[str]]:
     return _word_tokens(normalized), grams
 
 
+# Where a text can be cut without changing its tokens: after sentence punctuation (Chinese
+# full stops, or Latin punctuation followed by white space) and at line breaks. No token,
+# segmenter run, number-unit pair or traditional-to-simplified phrase spans such a cut.
+_PIECE_BREAK_RE = re.compile(r"(?<=[。！？；])|(?<=[.!?;:,])\s+|\n+")
+#: Texts shorter than this are analysed whole.
+_PIECE_MIN_TEXT = 80
+
+
+class PieceCache:
+    """Analysis of long texts (descriptions) piece by piece, each distinct piece once.
+
+    Descriptions are written from templates and pasted across a supplier's listings, so
+    most of their sentences repeat even when the whole text does not. `fields(text)` gives
+    exactly `analyze_fields(text)`: the text is only cut where no token can span the cut.
+    The memo is bounded (cleared when full) and belongs to one indexing run or process.
+    """
+
+    def __init__(self, max_entries: int = 200_000) -> None:
+        self.max_entries = max_entries
+        self._memo: dict[str, tuple[list[str], list[str]]] = {}
+
+    def _piece(self, piece: str) -> tuple[list[str], list[str]]:
+        found = self._memo.get(piece)
+        if found is None:
+            if len(self._memo) >= self.max_entries:
+                self._memo.clear()
+            found = self._memo[piece] = analyze_fields(piece)
+        return found
+
+    def fields(self, text: str) -> tuple[list[str], list[str]]:
+        if not text:
+            return [], []
+        if len(text) < _PIECE_MIN_TEXT:
+            return self._piece(text)
+        words: list[str] = []
+        grams: list[str] = []
+        for piece in _PIECE_BREAK_RE.split(text):
+            if piece:
+                piece_words, piece_grams = self._piece(piece)
+                words.extend(piece_words)
+                grams.extend(piece_grams)
+        return words, grams
+
+
 # ---------------------------------------------------------------------------------------
 # Queries.
 

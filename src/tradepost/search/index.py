@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from typing import Any
 import tantivy
 from django.conf import settings
 
-from tradepost.search.analysis import analyze_cjk_grams, analyze_words, normalize
+from tradepost.search.analysis import PieceCache, analyze_cjk_grams, analyze_words, normalize
 from tradepost.search.documents import (
     MAX_CATEGORY_DEPTH,
     CategoryTree,
@@ -288,11 +289,14 @@ def company_key(company_id: int) -> str:
     return f"c:{company_id}"
 
 
+_LONG_TOKEN_RE = re.compile(rf"\S{{{MAX_TOKEN_CHARS + 1},}}")
+
+
 def _join(tokens: Iterable[str]) -> str:
-    tokens = list(tokens)
-    if max(map(len, tokens), default=0) > MAX_TOKEN_CHARS:
-        tokens = [t for t in tokens if len(t) <= MAX_TOKEN_CHARS]
-    return " ".join(tokens)
+    joined = " ".join(tokens)
+    if len(joined) > MAX_TOKEN_CHARS and _LONG_TOKEN_RE.search(joined):
+        return " ".join(t for t in joined.split(" ") if len(t) <= MAX_TOKEN_CHARS)
+    return joined
 
 
 def _unique_join(tokens: Iterable[str]) -> str:
@@ -335,12 +339,11 @@ def prefix_token(text: str) -> str:
 
 
 def prefixes_of(key: str) -> list[str]:
-    """The prefix tokens a suggestion is found by."""
-    return [
-        prefix_token(key[:end])
-        for end in range(1, min(len(key), MAX_PREFIX_CHARS) + 1)
-        if key[end - 1] != " "
-    ]
+    """The prefix tokens a suggestion is found by (`prefix_token` of each prefix that does
+    not end in a space)."""
+    head = key[:MAX_PREFIX_CHARS]
+    token = head.replace(" ", "_")
+    return [token[:end] for end in range(1, len(head) + 1) if head[end - 1] != " "]
 
 
 def _microseconds(value: datetime | None) -> int:
@@ -384,8 +387,9 @@ class Shared:
     )
     #: suggestion key -> its prefix tokens (for the shared keys only)
     prefixes: dict[str, list[str]] = field(default_factory=dict)
-    #: text -> (words, grams), for texts that repeat
-    texts: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    #: Analysis of titles and descriptions, sentence by sentence (templated descriptions
+    #: share most sentences even when the whole texts differ)
+    pieces: PieceCache = field(default_factory=PieceCache)
 
     def category(self, category_id: int) -> tuple[list[str], list[str], list[str]]:
         found = self.categories.get(category_id)
@@ -418,16 +422,10 @@ class Shared:
         return found
 
     def text(self, text: str) -> tuple[list[str], list[str]]:
-        """Words and grams of a text that often repeats across listings (descriptions and
-        attributes pasted by a supplier into many products)."""
-        if not text:
-            return [], []
-        found = self.texts.get(text)
-        if found is None:
-            if len(self.texts) > 20_000:
-                self.texts.clear()
-            found = self.texts[text] = (analyze_words(text), analyze_cjk_grams(text))
-        return found
+        """Words and grams of a text (`analysis.analyze_fields`), each distinct sentence
+        analysed once per run: descriptions and attributes are pasted by a supplier into
+        many products, and titles repeat across variants."""
+        return self.pieces.fields(text)
 
     def prefixes_of(self, key: str) -> list[str]:
         found = self.prefixes.get(key)
@@ -449,6 +447,12 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         record.description[:MAX_DESCRIPTION_CHARS],
         *(desc[:MAX_DESCRIPTION_CHARS] for _lang, _title, desc in record.translations),
     ]
+    title_words: list[str] = []
+    title_grams: list[str] = []
+    for title in titles:
+        words, grams = shared.text(title)
+        title_words.extend(words)
+        title_grams.extend(grams)
     own_extra = " ; ".join(t for t in (record.keywords, *record.attributes) if t)
     extra_words, extra_grams = shared.text(own_extra)
     desc_words: list[str] = []
@@ -482,8 +486,8 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         "id": record.id,
         "version": _microseconds(record.updated_at),
         "company_version": _microseconds(record.company.updated_at),
-        "title_words": _join(_words(titles)),
-        "title_grams": _join(_grams(titles)),
+        "title_words": _join(title_words),
+        "title_grams": _join(title_grams),
         "desc_words": _join(desc_words),
         "desc_grams": _join(desc_grams),
         "extra_words": _unique_join([*extra_words, *category_words, *company_words]),

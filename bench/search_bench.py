@@ -662,8 +662,10 @@ def run_http(
         health = load(
             host, port, ["/healthz"], clients=clients, seconds=seconds, max_requests=max_requests
         )
-        workers = [pid for pid in _descendants(server.pid) if "gunicorn" in _cmdline(pid)]
-        rss = {str(pid): rss_mb(pid) for pid in workers}
+        gunicorn = [pid for pid in _descendants(server.pid) if "gunicorn" in _cmdline(pid)]
+        masters = set(_children(server.pid))
+        rss = {f"{'master' if pid in masters else 'worker'} {pid}": rss_mb(pid) for pid in gunicorn}
+        worker_rss = [v for k, v in rss.items() if k.startswith("worker") and v is not None]
         result = {
             "endpoint": label,
             "path": endpoint,
@@ -671,7 +673,7 @@ def run_http(
             "search": search.as_dict(),
             "healthz": health.as_dict(),
             "rss_mb": rss,
-            "max_rss_mb": max((v for v in rss.values() if v is not None), default=None),
+            "max_worker_rss_mb": max(worker_rss, default=None),
         }
         if health.requests:
             result["search_vs_healthz_rps"] = round(search.requests / max(1, health.requests), 3)
@@ -776,7 +778,8 @@ def markdown(report: dict[str, Any]) -> str:
                 f"{health['errors']} |",
                 "",
                 f"search / healthz requests/s: {web.get('search_vs_healthz_rps')}; "
-                f"serving processes' RSS (MB): {web['rss_mb']}",
+                f"largest serving worker's RSS: {web['max_worker_rss_mb']} MB "
+                f"(all gunicorn processes, MB: {web['rss_mb']})",
             ]
     return "\n".join(lines) + "\n"
 

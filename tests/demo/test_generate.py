@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
+from tests.factories import make_product
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
 from tradepost.companies.models import Company, Membership
@@ -79,8 +80,11 @@ def test_appends_next_to_existing_companies_without_collisions(category_tree):
     assert Product.objects.count() == 80
     slugs = list(Company.objects.values_list("slug", flat=True))
     assert len(slugs) == len(set(slugs)) == 8
-    # New products got ids after the old ones; a later product insert still works.
+    # New products got ids after the old ones; a product created later gets the next id
+    # (on PostgreSQL the sequence was moved past the generated ids).
     assert Product.objects.order_by("-id").first().id == 80
+    later = make_product(company=Company.objects.first(), category=category_tree.first())
+    assert later.id > 80
 
 
 def test_outbox_rows_make_the_products_searchable(category_tree):

@@ -424,12 +424,14 @@ def _is_decimal(token: str) -> bool:
     return bool(dot) and whole.isdigit() and fraction.isdigit()
 
 
-def _word_tokens(normalized: str) -> list[str]:
-    """Tokens of already-normalised text (see `analyze_words`)."""
+def _word_tokens(normalized: str, parts: list[str] | None = None) -> list[str]:
+    """Tokens of already-normalised text (see `analyze_words`); `parts` is the text split
+    by `_CJK_RUN_RE` when the caller has it."""
     out: list[str] = []
     if not normalized:
         return out
-    parts = _CJK_RUN_RE.split(normalized)
+    if parts is None:
+        parts = _CJK_RUN_RE.split(normalized)
     if len(parts) == 1:
         _latin_tokens(normalized, out)
         return out
@@ -465,10 +467,14 @@ def analyze_words(text: str) -> list[str]:
 
 
 def _gram_tokens(normalized: str) -> list[str]:
+    return _run_grams(_CJK_RUN_RE.findall(normalized))
+
+
+def _run_grams(runs: list[str]) -> list[str]:
     out: list[str] = []
-    for run in _CJK_RUN_RE.findall(normalized):
+    for run in runs:
         out.extend(run)
-        out.extend(run[i : i + 2] for i in range(len(run) - 1))
+        out.extend(map(str.__add__, run, run[1:]))
     return out
 
 
@@ -488,8 +494,10 @@ def analyze_cjk_grams(text: str) -> list[str]:
 def analyze_fields(text: str) -> tuple[list[str], list[str]]:
     """`(analyze_words(text), analyze_cjk_grams(text))`, normalising once (for indexing)."""
     normalized = normalize(text)
-    grams = _gram_tokens(normalized) if _HAS_CJK_RE.search(normalized) else []
-    return _word_tokens(normalized), grams
+    parts = _CJK_RUN_RE.split(normalized)
+    # re.split with one group: the CJK runs are at the odd indices.
+    grams = _run_grams(parts[1::2]) if len(parts) > 1 else []
+    return _word_tokens(normalized, parts), grams
 
 
 # Where a text can be cut without changing its tokens: after sentence punctuation (Chinese

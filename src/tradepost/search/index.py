@@ -153,10 +153,55 @@ def forget_indexes() -> None:
     """Drop this process's index handles (tests switch folders between tests)."""
     with _open_lock:
         _indexes.clear()
+        _searchers.clear()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One state of the index as this process searches it. `generation` changes whenever
+    the searcher does, so results computed from a snapshot can be cached under it."""
+
+    searcher: tantivy.Searcher
+    generation: int
+
+
+#: index folder -> (the index's meta.json as last read, the snapshot opened for it)
+_searchers: dict[str, tuple[bytes, Snapshot]] = {}
+_generation = 0
+
+
+def _meta(path: str) -> bytes:
+    try:
+        with open(os.path.join(path, "meta.json"), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+def snapshot() -> Snapshot:
+    """The searcher for the index's latest commit, kept while nothing is committed.
+
+    tantivy rewrites `meta.json` (atomically) on every commit, in whatever process; reading
+    it (a few kilobytes, microseconds) tells whether the index changed since this process
+    opened its searcher. Unchanged, the same searcher (and generation) is reused.
+    """
+    global _generation
+    index = get_index()
+    key = str(index_dir())
+    meta = _meta(key)
+    cached = _searchers.get(key)
+    if cached is not None and cached[0] == meta:
+        return cached[1]
+    index.reload()
+    with _open_lock:
+        _generation += 1
+        found = Snapshot(searcher=index.searcher(), generation=_generation)
+        _searchers[key] = (meta, found)
+    return found
 
 
 def searcher() -> tantivy.Searcher:
-    return get_index().searcher()
+    return snapshot().searcher
 
 
 class IndexBusy(Exception):
@@ -224,6 +269,7 @@ def index_writer(*, heap_bytes: int = 64_000_000, threads: int = 1) -> Iterator[
     finally:
         writer.release()
         index.reload()
+        _searchers.pop(str(index_dir()), None)
 
 
 # ---------------------------------------------------------------------------------------

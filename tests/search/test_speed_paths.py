@@ -1,0 +1,176 @@
+"""The fast paths give what the plain ones gave: the cached searcher and facet counts follow
+every commit, the hydrated page equals the ORM's cards, and the rebuild's readers and text
+analysis produce the same documents."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import make_company, make_product
+from tests.search.factories import index
+from tradepost.catalog.models import Product, ProductImage, ProductTranslation
+from tradepost.catalog.selectors import product_cards
+from tradepost.search import documents
+from tradepost.search import index as search_index
+from tradepost.search.analysis import PieceCache, analyze_fields
+from tradepost.search.documents import CategoryTree, plain_text
+from tradepost.search.hydration import load_products, product_card
+from tradepost.search.index import Shared, product_fields
+from tradepost.search.selectors import ProductFilters, search_products
+
+pytestmark = pytest.mark.django_db
+
+
+def _facet(result, name):
+    return {
+        option.value: option.count
+        for option in next(f for f in result.facets if f.name == name).options
+    }
+
+
+def test_the_searcher_is_reused_until_a_commit_and_facets_follow_commits():
+    cn = make_company(country="CN")
+    tw = make_company(country="TW")
+    index(make_product(company=cn, title="Walnut serving tray"))
+    first = search_index.snapshot()
+    assert search_index.snapshot() is first  # nothing committed: same searcher
+    result = search_products(query="walnut tray", language="en")
+    assert result.total == 1 and _facet(result, "country") == {"CN": 1}
+    # The same search again (facets now from the cache) and another page agree.
+    assert _facet(search_products(query="walnut tray", language="en"), "country") == {"CN": 1}
+
+    index(make_product(company=tw, title="Walnut tray with handles"))
+    assert search_index.snapshot().generation > first.generation
+    result = search_products(query="walnut tray", language="en")
+    assert result.total == 2
+    assert _facet(result, "country") == {"CN": 1, "TW": 1}
+    narrowed = search_products(
+        query="walnut tray", language="en", filters=ProductFilters(countries=("TW",))
+    )
+    assert narrowed.total == 1 and _facet(narrowed, "country") == {"TW": 1}
+
+
+def test_a_commit_by_another_writer_is_seen_without_a_state_change():
+    index(make_product(title="Linen napkin"))
+    assert search_products(query="linen napkin", language="en").total == 1
+    product = make_product(title="Linen napkin set")
+    with search_index.index_writer() as writer:
+        writer.add(
+            search_index.product_document(
+                documents.load_published_products([product.id])[product.id],
+                Shared(CategoryTree.load()),
+            )
+        )
+        writer.commit()
+    assert search_products(query="linen napkin", language="en").total == 2
+
+
+def test_hydrated_cards_equal_the_catalogue_cards():
+    company = make_company(country="TW", english_name="Formosa Trading")
+    product = make_product(
+        company=company,
+        title="不鏽鋼保溫杯",
+        original_language="zh-hant",
+        price_min=Decimal("3.50"),
+        price_max=Decimal("4.25"),
+        incoterms=["FOB", "EXW"],
+    )
+    ProductTranslation.objects.create(product=product, language="en", title="Steel flask")
+    ProductImage.objects.create(
+        product=product, image="products/a.jpg", thumbnail="", position=1, width=9, height=9
+    )
+    ProductImage.objects.create(
+        product=product,
+        image="products/b.jpg",
+        thumbnail="products/thumbs/b.jpg",
+        position=0,
+        width=9,
+        height=9,
+    )
+    plain = make_product(title="Plain mug")
+    for language in ("en", "zh-hans", "zh-hant"):
+        with CaptureQueriesContext(connection) as queries:
+            loaded = load_products([product.id, plain.id, 10**9], language)
+        assert len(queries) == 3
+        assert set(loaded) == {product.id, plain.id}
+        expected = {
+            card.product.id: card
+            for card in product_cards(
+                Product.objects.filter(id__in=[product.id, plain.id])
+                .select_related("company", "category")
+                .prefetch_related("images", "translations"),
+                language=language,
+            )
+        }
+        for product_id, (hydrated, thumbnail) in loaded.items():
+            card = product_card(hydrated, thumbnail, language)
+            want = expected[product_id]
+            assert card.text == want.text
+            assert card.thumbnail_url == want.thumbnail_url
+            assert (card.company_name, card.company_country, card.category_name) == (
+                want.company_name,
+                want.company_country,
+                want.category_name,
+            )
+            with CaptureQueriesContext(connection) as queries:
+                assert hydrated.company.slug and hydrated.category.path
+                assert hydrated.price_min == want.product.price_min
+                assert hydrated.incoterms == want.product.incoterms
+                assert hydrated.published_at == want.product.published_at
+            assert len(queries) == 0
+    assert loaded[product.id][1].endswith("products/thumbs/b.jpg")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<p>Stainless steel, 500 ml.</p><ul><li><strong>Model</strong>: H7</li></ul>",
+        "a < b & c > d",
+        "<b>bold</b>\u00a0nb",
+        '<a href="https://example.com" title="a>b">link</a> tail',
+        "<!-- note -->text",
+        "&lt;script&gt; x &amp; y &nbsp; z",
+        "plain text only",
+    ],
+)
+def test_plain_text_matches_the_html_parser(text):
+    import html
+
+    from tradepost.core.html import html_to_text
+
+    assert plain_text(text) == html.unescape(html_to_text(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "型号：H7。功率：60W；电压：DC 12V，颜色：白色. It's 5 kg: good!  Colour grey. 米色。米白",
+        "500. ml and 3.5 mm; 12 V, 鋼筆。不鏽鋼保溫杯！ 500毫升\nLED ＬＥＤ? a's b.c. 1.2.3 " * 3,
+        "Stainless steel vacuum flasks, 500ml; double wall. Keeps drinks hot for 12 hours.",
+    ],
+)
+def test_piece_cache_analysis_equals_whole_text_analysis(text):
+    cache = PieceCache()
+    assert cache.fields(text) == analyze_fields(text)
+    assert cache.fields(text) == analyze_fields(text)  # from the memo
+
+
+def test_range_reader_gives_the_records_the_id_reader_gives():
+    company = make_company()
+    products = [
+        make_product(company=company, title=f"Oak board {n}", description="<p>Oak, oiled.</p>")
+        for n in range(5)
+    ]
+    ProductTranslation.objects.create(product=products[1], language="zh-hans", title="橡木板")
+    by_ids = documents.load_published_products([p.id for p in products])
+    by_range = documents.load_published_product_range(products[0].id, products[-1].id)
+    assert [r.id for r in by_range] == [p.id for p in products]
+    assert all(by_ids[r.id] == r for r in by_range)
+    shared = Shared(CategoryTree.load())
+    fields = product_fields(by_range[1], shared)
+    assert "橡木" in fields["title_words"] or "橡木板" in fields["title_words"]
+    assert by_range[0].description == "Oak, oiled."

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from tradepost.api import accounts, products, public, search
+from tradepost.api import accounts, messaging, products, public, search, sourcing
 from tradepost.api.problems import ApiProblem, problem_response
 
 api = NinjaAPI(
@@ -18,6 +18,8 @@ api = NinjaAPI(
 )
 api.add_router("/", public.router)
 api.add_router("/search", search.router)
+api.add_router("/requests", sourcing.router)
+api.add_router("/conversations", messaging.router)
 api.add_router("/me", accounts.router)
 api.add_router("/me/products", products.router)
 

@@ -76,6 +76,8 @@ INSTALLED_APPS = [
     "tradepost.companies",
     "tradepost.catalog",
     "tradepost.search",
+    "tradepost.sourcing",
+    "tradepost.messaging",
     "tradepost.notify",
     "tradepost.demo",
     "tradepost.web",

@@ -26,6 +26,8 @@ urlpatterns += i18n_patterns(
     path("dashboard/company/", include("tradepost.web.urls.companies")),
     path("dashboard/products/", include("tradepost.web.urls.products")),
     path("search/", include("tradepost.web.urls.search")),
+    path("requests/", include("tradepost.web.urls.sourcing")),
+    path("messages/", include("tradepost.web.urls.messaging")),
     path("", include("tradepost.web.urls.catalog")),
     prefix_default_language=True,
 )

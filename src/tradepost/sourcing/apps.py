@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SourcingConfig(AppConfig):
+    name = "tradepost.sourcing"
+    label = "sourcing"

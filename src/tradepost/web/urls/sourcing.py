@@ -1,0 +1,3 @@
+app_name = "sourcing"
+
+urlpatterns: list = []

@@ -408,6 +408,14 @@ def _latin_tokens(segment: str, out: list[str]) -> None:
             out.append(token)
 
 
+# Han run -> its words (after the stop characters); Han run -> its unigrams and bigrams.
+# Product text repeats the same runs (不锈钢, 保温杯, 厂家直销) in ever new sentences, so the
+# segmenter and the gram loop each see a run once per process. Bounded; cleared when full.
+_CUT_MEMO: dict[str, list[str]] = {}
+_GRAM_MEMO: dict[str, list[str]] = {}
+_CUT_MEMO_SIZE = 200_000
+
+
 def _split_number_unit(out: list[str], run: str) -> str:
     """Attach a Chinese unit that follows a number ("500" + "毫升…" -> "500ml" + "…")."""
     if out and (out[-1].isdigit() or _is_decimal(out[-1])):
@@ -436,6 +444,7 @@ def _word_tokens(normalized: str, parts: list[str] | None = None) -> list[str]:
         _latin_tokens(normalized, out)
         return out
     cut = _segmenter().cut
+    memo = _CUT_MEMO
     # re.split with one group alternates: non-CJK, CJK, non-CJK, ... (first and last may be "").
     for index in range(0, len(parts), 2):
         latin = parts[index]
@@ -448,9 +457,14 @@ def _word_tokens(normalized: str, parts: list[str] | None = None) -> list[str]:
             run = _split_number_unit(out, run)
             if not run:
                 continue
-        words = cut(run, False)
-        if _CJK_STOP_RE.search(run):
-            words = [word for word in words if word not in _CJK_STOPWORDS]
+        words = memo.get(run)
+        if words is None:
+            words = cut(run, False)
+            if _CJK_STOP_RE.search(run):
+                words = [word for word in words if word not in _CJK_STOPWORDS]
+            if len(memo) >= _CUT_MEMO_SIZE:
+                memo.clear()
+            memo[run] = words
         out.extend(words)
     return out
 
@@ -472,9 +486,15 @@ def _gram_tokens(normalized: str) -> list[str]:
 
 def _run_grams(runs: list[str]) -> list[str]:
     out: list[str] = []
+    memo = _GRAM_MEMO
     for run in runs:
-        out.extend(run)
-        out.extend(map(str.__add__, run, run[1:]))
+        grams = memo.get(run)
+        if grams is None:
+            grams = [*run, *map(str.__add__, run, run[1:])]
+            if len(memo) >= _CUT_MEMO_SIZE:
+                memo.clear()
+            memo[run] = grams
+        out.extend(grams)
     return out
 
 

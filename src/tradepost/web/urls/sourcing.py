@@ -1,3 +1,20 @@
+from django.urls import path
+
+from tradepost.web.views import sourcing as views
+
 app_name = "sourcing"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.request_board, name="board"),
+    path("create/", views.request_create, name="create"),
+    path("mine/", views.my_requests, name="my_requests"),
+    path("quotations/", views.my_quotations, name="my_quotations"),
+    path("<int:pk>/", views.request_detail, name="request_detail"),
+    path("<int:pk>/update/", views.request_update, name="update"),
+    path("<int:pk>/close/", views.request_close, name="close"),
+    path("<int:pk>/quote/", views.quotation_submit, name="quote"),
+    path("<int:pk>/compare/", views.compare, name="compare"),
+    path("quotations/<int:pk>/shortlist/", views.quotation_shortlist, name="shortlist"),
+    path("quotations/<int:pk>/decline/", views.quotation_decline, name="decline"),
+    path("quotations/<int:pk>/award/", views.quotation_award, name="award"),
+]

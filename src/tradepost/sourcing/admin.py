@@ -1,0 +1,66 @@
+"""Operator views of sourcing in Django's admin.
+
+Requests and quotations are read here, not written: traders change them through the services.
+The exchange-rate table is the operator's to maintain: comparisons show its date.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from tradepost.core.currencies import is_currency
+from tradepost.sourcing.models import BuyingRequest, ExchangeRate, Quotation, QuoteUsage
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[override]
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(BuyingRequest)
+class BuyingRequestAdmin(ReadOnlyAdmin):
+    list_display = ("title", "buyer", "status", "quotation_count", "quote_limit", "deadline")
+    list_filter = ("status", "sealed")
+    search_fields = ("title", "buyer__legal_name")
+    raw_id_fields = ("buyer", "category", "created_by", "awarded_quotation")
+
+
+@admin.register(Quotation)
+class QuotationAdmin(ReadOnlyAdmin):
+    list_display = ("request", "supplier", "unit_price", "currency", "status", "updated_at")
+    list_filter = ("status", "currency")
+    raw_id_fields = ("request", "supplier", "created_by")
+
+
+@admin.register(QuoteUsage)
+class QuoteUsageAdmin(ReadOnlyAdmin):
+    list_display = ("company", "month", "count")
+    raw_id_fields = ("company",)
+
+
+class ExchangeRateForm(forms.ModelForm):
+    class Meta:
+        model = ExchangeRate
+        fields = ("currency", "rate_to_usd", "as_of")
+
+    def clean_currency(self) -> str:
+        code = (self.cleaned_data.get("currency") or "").upper()
+        if not is_currency(code):
+            raise forms.ValidationError(_("Unknown currency code."))
+        return code
+
+
+@admin.register(ExchangeRate)
+class ExchangeRateAdmin(admin.ModelAdmin):
+    form = ExchangeRateForm
+    list_display = ("currency", "rate_to_usd", "as_of")
+    search_fields = ("currency",)

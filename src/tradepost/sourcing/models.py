@@ -1,0 +1,179 @@
+"""Buying requests (RFQs), the quotations suppliers send against them, quota and rates."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from tradepost.catalog.models import Category, Incoterm, Unit
+from tradepost.companies.models import Company
+
+
+class RequestStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    CLOSED = "closed", _("Closed")
+    AWARDED = "awarded", _("Awarded")
+    EXPIRED = "expired", _("Expired")
+
+
+class QuotationStatus(models.TextChoices):
+    SUBMITTED = "submitted", _("Submitted")
+    SHORTLISTED = "shortlisted", _("Shortlisted")
+    DECLINED = "declined", _("Declined")
+    AWARDED = "awarded", _("Awarded")
+    NOT_SELECTED = "not_selected", _("Not selected")
+
+
+class BuyingRequest(models.Model):
+    """What a buyer company wants to buy, open for quotations until its deadline."""
+
+    buyer = models.ForeignKey(Company, on_delete=models.CASCADE, related_name="buying_requests")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    title = models.CharField(_("title"), max_length=200)
+    description = models.TextField(_("description"), blank=True)
+    original_language = models.CharField(_("request language"), max_length=10, default="en")
+    category = models.ForeignKey(
+        Category,
+        on_delete=models.PROTECT,
+        related_name="buying_requests",
+        verbose_name=_("category"),
+    )
+    quantity = models.DecimalField(_("quantity"), max_digits=14, decimal_places=3)
+    unit = models.CharField(_("unit"), max_length=12, choices=Unit.choices)
+    target_unit_price = models.DecimalField(
+        _("target unit price"), max_digits=14, decimal_places=4, null=True, blank=True
+    )
+    target_currency = models.CharField(_("currency"), max_length=3, blank=True)
+    destination_country = models.CharField(_("destination country"), max_length=2)
+    destination_port = models.CharField(_("destination port"), max_length=100, blank=True)
+    preferred_incoterm = models.CharField(
+        _("preferred Incoterm"), max_length=3, choices=Incoterm.choices, blank=True
+    )
+    required_certifications = models.JSONField(
+        _("required certifications"), default=list, blank=True
+    )
+    deadline = models.DateTimeField(_("deadline for quotations"))
+    sealed = models.BooleanField(_("sealed quotations"), default=False)
+    reveal_identity = models.BooleanField(_("show our company name"), default=False)
+    status = models.CharField(
+        _("status"), max_length=10, choices=RequestStatus.choices, default=RequestStatus.OPEN
+    )
+    quote_limit = models.PositiveSmallIntegerField(_("quotation limit"), default=10)
+    quotation_count = models.PositiveIntegerField(default=0)
+    awarded_quotation = models.ForeignKey(
+        "Quotation", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("buying request")
+        verbose_name_plural = _("buying requests")
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="request_status_created"),
+            models.Index(fields=["status", "deadline"], name="request_status_deadline"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(quantity__gt=0), name="request_quantity_positive"),
+            models.CheckConstraint(
+                condition=Q(quotation_count__lte=F("quote_limit")),
+                name="request_quotations_within_limit",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Quotation(models.Model):
+    """One supplier company's offer against a buying request (revisable until the deadline)."""
+
+    request = models.ForeignKey(BuyingRequest, on_delete=models.CASCADE, related_name="quotations")
+    supplier = models.ForeignKey(Company, on_delete=models.CASCADE, related_name="quotations")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    unit_price = models.DecimalField(_("unit price"), max_digits=14, decimal_places=4)
+    currency = models.CharField(_("currency"), max_length=3)
+    price_tiers = models.JSONField(_("price tiers"), default=list, blank=True)
+    moq = models.DecimalField(_("minimum order quantity"), max_digits=14, decimal_places=3)
+    lead_time_days = models.PositiveIntegerField(_("lead time (days)"))
+    incoterm = models.CharField(_("Incoterm"), max_length=3, choices=Incoterm.choices)
+    named_place = models.CharField(_("named place"), max_length=100, blank=True)
+    payment_terms = models.JSONField(_("payment terms"), default=list, blank=True)
+    valid_until = models.DateField(_("valid until"))
+    sample_available = models.BooleanField(_("sample available"), default=False)
+    sample_cost = models.DecimalField(
+        _("sample cost"), max_digits=14, decimal_places=4, null=True, blank=True
+    )
+    message = models.TextField(_("message"), blank=True)
+    status = models.CharField(
+        _("status"),
+        max_length=12,
+        choices=QuotationStatus.choices,
+        default=QuotationStatus.SUBMITTED,
+    )
+    decline_reason = models.CharField(_("reason"), max_length=500, blank=True)
+    revision = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("quotation")
+        verbose_name_plural = _("quotations")
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["request", "supplier"], name="one_quotation_per_supplier"
+            ),
+            models.CheckConstraint(condition=Q(unit_price__gt=0), name="quotation_price_positive"),
+            models.CheckConstraint(condition=Q(moq__gt=0), name="quotation_moq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.supplier_id} → {self.request_id}: {self.unit_price} {self.currency}"
+
+
+class QuoteUsage(models.Model):
+    """Quotations a company has started in one calendar month (its quota counter)."""
+
+    company = models.ForeignKey(Company, on_delete=models.CASCADE, related_name="quote_usage")
+    month = models.DateField(help_text="First day of the month")
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("quotation usage")
+        verbose_name_plural = _("quotation usage")
+        constraints = [
+            models.UniqueConstraint(fields=["company", "month"], name="one_usage_row_per_month")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.company_id} {self.month:%Y-%m}: {self.count}"
+
+
+class ExchangeRate(models.Model):
+    """US dollars for one unit of a currency, as of a date; maintained by the operator."""
+
+    currency = models.CharField(_("currency"), max_length=3, unique=True)
+    rate_to_usd = models.DecimalField(
+        _("US dollars per unit"), max_digits=20, decimal_places=12, help_text=_("1 unit = N USD")
+    )
+    as_of = models.DateField(_("as of"))
+
+    class Meta:
+        verbose_name = _("exchange rate")
+        verbose_name_plural = _("exchange rates")
+        ordering = ["currency"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rate_to_usd__gt=0), name="exchange_rate_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.currency} {self.rate_to_usd} ({self.as_of})"

@@ -1,0 +1,295 @@
+"""Reads of buying requests and quotations; `access_*` are the only way to fetch them for a user.
+
+A request is public while it is open (the board shows it), and always visible to its buyer's
+members, to operators and to suppliers that quoted on it. A quotation is visible only to the
+buyer company's members and the quoting supplier's members: anyone else gets the same 404 as
+for an id that does not exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from tradepost.catalog.models import Category
+from tradepost.companies.models import Company
+from tradepost.companies.selectors import is_operator, membership_for
+from tradepost.core.currencies import is_currency
+from tradepost.sourcing.errors import QuotationNotFound, RequestNotFound
+from tradepost.sourcing.models import (
+    BuyingRequest,
+    ExchangeRate,
+    Quotation,
+    QuoteUsage,
+    RequestStatus,
+)
+from tradepost.sourcing.services import monthly_quote_quota
+
+
+def _company_id(user: Any) -> int | None:
+    membership = membership_for(user)
+    return membership.company_id if membership else None
+
+
+def _pk(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if 0 < number < 2**63 else None
+
+
+def access_request(*, user: Any, request_id: Any) -> BuyingRequest:
+    """A request the user may see: open ones for everybody; others for their buyer,
+    their quoting suppliers and operators."""
+    pk = _pk(request_id)
+    request = (
+        BuyingRequest.objects.select_related("buyer", "category").filter(pk=pk).first()
+        if pk
+        else None
+    )
+    if request is None:
+        raise RequestNotFound
+    if request.status == RequestStatus.OPEN or is_operator(user):
+        return request
+    company_id = _company_id(user)
+    if company_id is not None and (
+        company_id == request.buyer_id
+        or Quotation.objects.filter(request=request, supplier_id=company_id).exists()
+    ):
+        return request
+    raise RequestNotFound
+
+
+def access_request_for_buyer(*, user: Any, request_id: Any) -> BuyingRequest:
+    """A request of the user's own company (to edit, close, compare); 404 otherwise."""
+    pk = _pk(request_id)
+    company_id = _company_id(user)
+    if pk is None or company_id is None:
+        raise RequestNotFound
+    request = (
+        BuyingRequest.objects.select_related("buyer", "category")
+        .filter(pk=pk, buyer_id=company_id)
+        .first()
+    )
+    if request is None:
+        raise RequestNotFound
+    return request
+
+
+def access_quotation(*, user: Any, quotation_id: Any) -> Quotation:
+    """A quotation of the user's company, or one on a request of the user's company."""
+    pk = _pk(quotation_id)
+    company_id = _company_id(user)
+    if pk is None or company_id is None:
+        raise QuotationNotFound
+    quotation = (
+        Quotation.objects.select_related("request", "supplier")
+        .filter(pk=pk)
+        .filter(Q(supplier_id=company_id) | Q(request__buyer_id=company_id))
+        .first()
+    )
+    if quotation is None:
+        raise QuotationNotFound
+    return quotation
+
+
+def access_quotation_for_buyer(*, user: Any, quotation_id: Any) -> Quotation:
+    """A quotation on a request of the user's company (to shortlist, decline, award)."""
+    quotation = access_quotation(user=user, quotation_id=quotation_id)
+    if quotation.request.buyer_id != _company_id(user):
+        raise QuotationNotFound
+    return quotation
+
+
+def own_quotation(*, user: Any, buying_request: BuyingRequest) -> Quotation | None:
+    company_id = _company_id(user)
+    if company_id is None:
+        return None
+    return Quotation.objects.filter(request=buying_request, supplier_id=company_id).first()
+
+
+def visible_quotation_count(*, user: Any, buying_request: BuyingRequest) -> int | None:
+    """How many quotations the user may know of: None while a sealed request is open to
+    anyone but its buyer."""
+    if not buying_request.sealed or _company_id(user) == buying_request.buyer_id:
+        return buying_request.quotation_count
+    if buying_request.status == RequestStatus.OPEN and buying_request.deadline > timezone.now():
+        return None
+    return buying_request.quotation_count
+
+
+def can_quote(*, user: Any, buying_request: BuyingRequest) -> bool:
+    company_id = _company_id(user)
+    return (
+        company_id is not None
+        and company_id != buying_request.buyer_id
+        and buying_request.status == RequestStatus.OPEN
+        and buying_request.deadline > timezone.now()
+    )
+
+
+def quota_left(*, company: Company, today: date | None = None) -> int:
+    month = (today or timezone.localdate()).replace(day=1)
+    used = (
+        QuoteUsage.objects.filter(company=company, month=month)
+        .values_list("count", flat=True)
+        .first()
+    )
+    return max(0, monthly_quote_quota() - (used or 0))
+
+
+# --- lists ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardFilters:
+    category_id: int | None = None
+    destination_country: str = ""
+    min_quantity: Decimal | None = None
+    max_quantity: Decimal | None = None
+    posted_within_days: int | None = None
+
+
+def open_requests(*, filters: BoardFilters | None = None) -> QuerySet[BuyingRequest]:
+    """The public board: open requests with a future deadline, newest first."""
+    filters = filters or BoardFilters()
+    now = timezone.now()
+    queryset = BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__gt=now)
+    if filters.category_id:
+        category = Category.objects.filter(pk=filters.category_id).first()
+        if category is None:
+            return queryset.none()
+        queryset = queryset.filter(
+            Q(category=category) | Q(category__path__startswith=category.path + ".")
+        )
+    if filters.destination_country:
+        queryset = queryset.filter(destination_country=filters.destination_country.upper())
+    if filters.min_quantity is not None:
+        queryset = queryset.filter(quantity__gte=filters.min_quantity)
+    if filters.max_quantity is not None:
+        queryset = queryset.filter(quantity__lte=filters.max_quantity)
+    if filters.posted_within_days:
+        queryset = queryset.filter(created_at__gte=now - timedelta(days=filters.posted_within_days))
+    return queryset.select_related("buyer", "category").order_by("-created_at", "-id")
+
+
+def requests_of_company(*, company_id: int) -> QuerySet[BuyingRequest]:
+    return (
+        BuyingRequest.objects.filter(buyer_id=company_id)
+        .select_related("category")
+        .order_by("-created_at", "-id")
+    )
+
+
+def quotations_of_supplier(*, company_id: int) -> QuerySet[Quotation]:
+    return (
+        Quotation.objects.filter(supplier_id=company_id)
+        .select_related("request", "request__category")
+        .order_by("-updated_at", "-id")
+    )
+
+
+def quotations_for_buyer(*, buying_request: BuyingRequest) -> QuerySet[Quotation]:
+    return (
+        Quotation.objects.filter(request=buying_request)
+        .select_related("supplier")
+        .order_by("created_at", "id")
+    )
+
+
+# --- comparison -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ComparedQuotation:
+    quotation: Quotation
+    normalised_price: Decimal | None
+    rate_date: date | None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    currency: str
+    rows: list[ComparedQuotation]
+    rates_as_of: date | None
+    missing_currencies: list[str]
+
+
+COMPARISON_SORTS = ("price", "lead_time", "moq", "verified", "received")
+
+
+def _rates(currencies: set[str]) -> dict[str, ExchangeRate]:
+    return {rate.currency: rate for rate in ExchangeRate.objects.filter(currency__in=currencies)}
+
+
+def compare_quotations(
+    *, buying_request: BuyingRequest, currency: str = "USD", sort: str = "price"
+) -> Comparison:
+    """The request's quotations side by side, prices in `currency` through the operator's
+    exchange-rate table (with the oldest rate date used)."""
+    currency = (currency or "USD").upper()
+    if not is_currency(currency):
+        currency = "USD"
+    quotations = list(quotations_for_buyer(buying_request=buying_request))
+    rates = _rates({q.currency for q in quotations} | {currency})
+    target = rates.get(currency)
+    rows: list[ComparedQuotation] = []
+    missing: set[str] = set()
+    used_dates: list[date] = []
+    for quotation in quotations:
+        source = rates.get(quotation.currency)
+        if quotation.currency == currency:
+            price: Decimal | None = quotation.unit_price
+            rate_date = None
+        elif source is None or target is None:
+            price, rate_date = None, None
+            missing.add(quotation.currency if source is None else currency)
+        else:
+            price = (quotation.unit_price * source.rate_to_usd / target.rate_to_usd).quantize(
+                Decimal("0.0001")
+            )
+            # The dollar is the table's base: its own row's date says nothing.
+            dates = [r.as_of for r in (source, target) if r.currency != "USD"]
+            rate_date = min(dates) if dates else None
+            if rate_date is not None:
+                used_dates.append(rate_date)
+        rows.append(ComparedQuotation(quotation, price, rate_date))
+    rows.sort(key=_sort_key(sort))
+    return Comparison(
+        currency=currency,
+        rows=rows,
+        rates_as_of=min(used_dates) if used_dates else None,
+        missing_currencies=sorted(missing),
+    )
+
+
+def _sort_key(sort: str):
+    infinity = Decimal("Infinity")
+    if sort == "lead_time":
+        return lambda row: (row.quotation.lead_time_days, row.quotation.pk)
+    if sort == "moq":
+        return lambda row: (row.quotation.moq, row.quotation.pk)
+    if sort == "verified":
+        return lambda row: (
+            not row.quotation.supplier.is_verified,
+            row.normalised_price if row.normalised_price is not None else infinity,
+            row.quotation.pk,
+        )
+    if sort == "received":
+        return lambda row: (row.quotation.created_at, row.quotation.pk)
+    return lambda row: (
+        row.normalised_price if row.normalised_price is not None else infinity,
+        row.quotation.pk,
+    )
+
+
+def requests_due(*, now: datetime | None = None) -> QuerySet[BuyingRequest]:
+    return BuyingRequest.objects.filter(
+        status=RequestStatus.OPEN, deadline__lte=now or timezone.now()
+    )

@@ -1,0 +1,872 @@
+"""Writes on buying requests and quotations: one function per use case, one transaction each.
+
+Every function takes keyword arguments only, re-checks that the actor may do what it asks,
+validates everything before writing anything, and raises `SourcingError` (a ValidationError
+with messages per field) when refused: nothing is saved then. Counters (quotations per request,
+quotations per company per month) move with conditional `F()` updates that refuse at the limit,
+so concurrent writers cannot pass it; awarding locks the request row.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tradepost.accounts.selectors import user_can_publish
+from tradepost.catalog.models import Category, Incoterm, PaymentTerm, Unit
+from tradepost.companies.models import Company
+from tradepost.companies.selectors import membership_for
+from tradepost.core.countries import is_country
+from tradepost.core.currencies import is_currency
+from tradepost.core.html import sanitize_html
+from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
+from tradepost.notify.services import absolute_url, queue_email
+from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
+from tradepost.sourcing.models import (
+    BuyingRequest,
+    Quotation,
+    QuotationStatus,
+    QuoteUsage,
+    RequestStatus,
+)
+
+TITLE_MAX_LENGTH = 200
+DESCRIPTION_MAX_LENGTH = 20_000
+PORT_MAX_LENGTH = 100
+MESSAGE_MAX_LENGTH = 5_000
+REASON_MAX_LENGTH = 500
+CERTIFICATIONS_MAX = 20
+CERTIFICATION_MAX_LENGTH = 60
+TIERS_MAX = 10
+LEAD_TIME_MAX_DAYS = 3650
+MAX_AMOUNT = Decimal("9999999999")
+MAX_DEADLINE_DAYS = 366
+
+REQUEST_FIELDS = frozenset(
+    {
+        "title",
+        "description",
+        "original_language",
+        "category_id",
+        "quantity",
+        "unit",
+        "target_unit_price",
+        "target_currency",
+        "destination_country",
+        "destination_port",
+        "preferred_incoterm",
+        "required_certifications",
+        "deadline",
+        "sealed",
+        "reveal_identity",
+    }
+)
+#: What a buyer may still change once quotations have arrived.
+FIELDS_EDITABLE_AFTER_QUOTES = frozenset({"description", "deadline"})
+
+QUOTATION_FIELDS = frozenset(
+    {
+        "unit_price",
+        "currency",
+        "price_tiers",
+        "moq",
+        "lead_time_days",
+        "incoterm",
+        "named_place",
+        "payment_terms",
+        "valid_until",
+        "sample_available",
+        "sample_cost",
+        "message",
+    }
+)
+
+
+def quote_limit_default() -> int:
+    return int(getattr(settings, "TRADEPOST_RFQ_QUOTE_LIMIT", 10))
+
+
+def monthly_quote_quota() -> int:
+    return int(getattr(settings, "TRADEPOST_MONTHLY_QUOTE_QUOTA", 20))
+
+
+# --- validation ------------------------------------------------------------------------------
+
+
+class _Errors:
+    def __init__(self) -> None:
+        self.by_field: dict[str, list[str]] = {}
+
+    def add(self, field: str, message: str) -> None:
+        self.by_field.setdefault(field, []).append(str(message))
+
+    def raise_if_any(self) -> None:
+        if self.by_field:
+            raise SourcingError(self.by_field)
+
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        return None
+    return value.replace("\x00", "").strip()
+
+
+def _line(value: Any, field: str, errors: _Errors, *, max_length: int, required: bool) -> str:
+    text = _text(value)
+    if text is None:
+        errors.add(field, _("Enter text."))
+        return ""
+    text = _WHITESPACE.sub(" ", text)
+    if "<" in text or ">" in text:
+        errors.add(field, _("Angle brackets are not allowed here."))
+    if required and not text:
+        errors.add(field, _("This field is required."))
+    if len(text) > max_length:
+        errors.add(
+            field,
+            _("Keep this under %(limit)d characters (it has %(count)d).")
+            % {"limit": max_length, "count": len(text)},
+        )
+    return text
+
+
+def _decimal(value: Any) -> Decimal | None:
+    """Parse a number; raise ValueError when it is not a finite number."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(value)
+        value = repr(value)
+    try:
+        number = Decimal(str(value).strip().replace(",", ""))
+    except (InvalidOperation, ValueError):
+        raise ValueError(value) from None
+    if not number.is_finite():
+        raise ValueError(value)
+    return number
+
+
+def _amount(
+    value: Any, field: str, errors: _Errors, *, required: bool, places: int = 4
+) -> Decimal | None:
+    try:
+        number = _decimal(value)
+    except ValueError:
+        errors.add(field, _("Enter a number."))
+        return None
+    if number is None:
+        if required:
+            errors.add(field, _("This field is required."))
+        return None
+    if number <= 0:
+        errors.add(field, _("Enter a number greater than zero."))
+        return None
+    if number > MAX_AMOUNT:
+        errors.add(field, _("This number is too large."))
+        return None
+    return number.quantize(Decimal(1).scaleb(-places))
+
+
+def _int(value: Any, field: str, errors: _Errors, *, low: int, high: int) -> int | None:
+    if isinstance(value, bool):
+        errors.add(field, _("Enter a whole number."))
+        return None
+    try:
+        number = int(str(value).strip()) if value not in (None, "") else None
+    except ValueError:
+        errors.add(field, _("Enter a whole number."))
+        return None
+    if number is None:
+        errors.add(field, _("This field is required."))
+        return None
+    if not low <= number <= high:
+        errors.add(
+            field, _("Enter a number from %(low)d to %(high)d.") % {"low": low, "high": high}
+        )
+        return None
+    return number
+
+
+def _currency(value: Any, field: str, errors: _Errors, *, required: bool) -> str:
+    code = (_text(value) or "").upper()
+    if not code:
+        if required:
+            errors.add(field, _("This field is required."))
+        return ""
+    if not is_currency(code):
+        errors.add(field, _("Unknown currency code."))
+        return ""
+    return code
+
+
+def _choice(value: Any, field: str, errors: _Errors, choices: Any, *, required: bool) -> str:
+    text = _text(value) or ""
+    if not text:
+        if required:
+            errors.add(field, _("This field is required."))
+        return ""
+    if text not in choices.values:
+        errors.add(field, _("Select a valid choice."))
+        return ""
+    return text
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in {"1", "true", "on", "yes"}
+    return bool(value)
+
+
+def _deadline(value: Any, errors: _Errors, *, now: datetime) -> datetime | None:
+    moment: datetime | None
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, date):
+        moment = datetime.combine(value, datetime.max.time().replace(microsecond=0))
+    elif isinstance(value, str) and value.strip():
+        text = value.strip()
+        try:
+            moment = parse_datetime(text)
+            if moment is None:
+                day = parse_date(text)
+                moment = (
+                    datetime.combine(day, datetime.max.time().replace(microsecond=0))
+                    if day
+                    else None
+                )
+        except ValueError:
+            moment = None
+        if moment is None:
+            errors.add("deadline", _("Enter a valid date."))
+            return None
+    else:
+        errors.add("deadline", _("This field is required."))
+        return None
+    if timezone.is_naive(moment):
+        moment = timezone.make_aware(moment)
+    if moment <= now:
+        errors.add("deadline", _("The deadline must be in the future."))
+        return None
+    if moment > now + timedelta(days=MAX_DEADLINE_DAYS):
+        errors.add("deadline", _("The deadline must be within a year."))
+        return None
+    return moment
+
+
+def _certifications(value: Any, errors: _Errors) -> list[str]:
+    if value in (None, ""):
+        return []
+    if isinstance(value, str):
+        value = [part for part in re.split(r"[,\n，、]", value)]
+    if not isinstance(value, list | tuple):
+        errors.add("required_certifications", _("Enter a list of certifications."))
+        return []
+    result: list[str] = []
+    for item in value:
+        text = _text(item)
+        if text is None:
+            errors.add("required_certifications", _("Enter a list of certifications."))
+            return []
+        text = _WHITESPACE.sub(" ", text)
+        if not text:
+            continue
+        if len(text) > CERTIFICATION_MAX_LENGTH or "<" in text or ">" in text:
+            errors.add("required_certifications", _("A certification name is not valid."))
+            return []
+        if text not in result:
+            result.append(text)
+    if len(result) > CERTIFICATIONS_MAX:
+        errors.add(
+            "required_certifications",
+            _("List at most %(count)d certifications.") % {"count": CERTIFICATIONS_MAX},
+        )
+    return result
+
+
+def _description(value: Any, errors: _Errors) -> str:
+    text = _text(value)
+    if text is None:
+        errors.add("description", _("Enter text."))
+        return ""
+    if len(text) > DESCRIPTION_MAX_LENGTH:
+        errors.add(
+            "description",
+            _("Keep this under %(limit)d characters (it has %(count)d).")
+            % {"limit": DESCRIPTION_MAX_LENGTH, "count": len(text)},
+        )
+        return ""
+    return sanitize_html(text)
+
+
+def _clean_request_fields(
+    fields: dict[str, Any], *, errors: _Errors, now: datetime, partial: bool
+) -> dict[str, Any]:
+    unknown = set(fields) - REQUEST_FIELDS
+    for name in sorted(unknown):
+        errors.add(name, _("Unknown field."))
+    cleaned: dict[str, Any] = {}
+
+    def given(name: str) -> bool:
+        return name in fields or not partial
+
+    if given("title"):
+        cleaned["title"] = _line(
+            fields.get("title"), "title", errors, max_length=TITLE_MAX_LENGTH, required=True
+        )
+    if given("description"):
+        cleaned["description"] = _description(fields.get("description"), errors)
+    if given("original_language"):
+        language = (_text(fields.get("original_language")) or "en").lower()
+        if language not in LISTING_LANGUAGE_CODES:
+            errors.add("original_language", _("Select a valid choice."))
+        cleaned["original_language"] = language
+    if given("category_id"):
+        category = None
+        raw = fields.get("category_id")
+        try:
+            category_id = int(raw) if raw not in (None, "") and not isinstance(raw, bool) else None
+        except (TypeError, ValueError):
+            category_id = None
+        if category_id is not None and 0 < category_id < 2**31:
+            category = Category.objects.filter(pk=category_id).first()
+        if category is None:
+            errors.add("category_id", _("Select a category."))
+        elif not category.is_leaf:
+            errors.add("category_id", _("Select the most specific category."))
+        cleaned["category"] = category
+    if given("quantity"):
+        cleaned["quantity"] = _amount(
+            fields.get("quantity"), "quantity", errors, required=True, places=3
+        )
+    if given("unit"):
+        cleaned["unit"] = _choice(fields.get("unit"), "unit", errors, Unit, required=True)
+    if given("target_unit_price"):
+        cleaned["target_unit_price"] = _amount(
+            fields.get("target_unit_price"), "target_unit_price", errors, required=False
+        )
+    if given("target_currency"):
+        cleaned["target_currency"] = _currency(
+            fields.get("target_currency"), "target_currency", errors, required=False
+        )
+    if given("destination_country"):
+        country = (_text(fields.get("destination_country")) or "").upper()
+        if not country:
+            errors.add("destination_country", _("This field is required."))
+        elif not is_country(country):
+            errors.add("destination_country", _("Unknown country code."))
+        cleaned["destination_country"] = country
+    if given("destination_port"):
+        cleaned["destination_port"] = _line(
+            fields.get("destination_port"),
+            "destination_port",
+            errors,
+            max_length=PORT_MAX_LENGTH,
+            required=False,
+        )
+    if given("preferred_incoterm"):
+        cleaned["preferred_incoterm"] = _choice(
+            fields.get("preferred_incoterm"),
+            "preferred_incoterm",
+            errors,
+            Incoterm,
+            required=False,
+        )
+    if given("required_certifications"):
+        cleaned["required_certifications"] = _certifications(
+            fields.get("required_certifications"), errors
+        )
+    if given("deadline"):
+        cleaned["deadline"] = _deadline(fields.get("deadline"), errors, now=now)
+    if given("sealed"):
+        cleaned["sealed"] = _bool(fields.get("sealed"))
+    if given("reveal_identity"):
+        cleaned["reveal_identity"] = _bool(fields.get("reveal_identity"))
+    return cleaned
+
+
+def _check_price_pair(request: BuyingRequest, errors: _Errors) -> None:
+    if request.target_unit_price is not None and not request.target_currency:
+        errors.add("target_currency", _("Give the currency of the target price."))
+
+
+def _buyer_membership(actor: Any, buyer: Company | None = None) -> Company:
+    """The actor's company, checked to be able to act as a buyer (and to be `buyer`)."""
+    if not user_can_publish(actor):
+        raise SourcingError(
+            _("Verify your email address first."), SourcingErrorCode.EMAIL_NOT_VERIFIED
+        )
+    membership = membership_for(actor)
+    if membership is None:
+        raise SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
+    if buyer is not None and membership.company_id != buyer.pk:
+        raise SourcingError(_("You cannot change this request."), SourcingErrorCode.NOT_ALLOWED)
+    return membership.company
+
+
+# --- buying requests -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def request_create(*, actor: Any, fields: dict[str, Any]) -> BuyingRequest:
+    """Post a buying request for the actor's company."""
+    buyer = _buyer_membership(actor)
+    errors = _Errors()
+    cleaned = _clean_request_fields(fields, errors=errors, now=timezone.now(), partial=False)
+    errors.raise_if_any()
+    request = BuyingRequest(
+        buyer=buyer, created_by=actor, quote_limit=quote_limit_default(), **cleaned
+    )
+    _check_price_pair(request, errors)
+    errors.raise_if_any()
+    request.full_clean()
+    request.save()
+    return request
+
+
+@transaction.atomic
+def request_update(
+    *, actor: Any, buying_request: BuyingRequest, fields: dict[str, Any]
+) -> BuyingRequest:
+    """Change an open request. Once quotations arrived, only the description and a later
+    deadline may change, and every quoting supplier is told."""
+    _buyer_membership(actor, buying_request.buyer)
+    request = BuyingRequest.objects.select_for_update().get(pk=buying_request.pk)
+    if request.status != RequestStatus.OPEN:
+        raise SourcingError(
+            _("Only open requests can be changed."), SourcingErrorCode.REQUEST_NOT_OPEN
+        )
+    now = timezone.now()
+    errors = _Errors()
+    cleaned = _clean_request_fields(fields, errors=errors, now=now, partial=True)
+    errors.raise_if_any()
+    has_quotes = request.quotation_count > 0
+    changed = {name for name, value in cleaned.items() if getattr(request, name) != value}
+    if has_quotes:
+        locked = changed - FIELDS_EDITABLE_AFTER_QUOTES
+        for name in sorted(locked):
+            field = "category_id" if name == "category" else name
+            errors.add(
+                field,
+                _("Quotations have arrived: only the description and the deadline can change."),
+            )
+        if "deadline" in changed and cleaned["deadline"] < request.deadline:
+            errors.add("deadline", _("Quotations have arrived: the deadline can only be extended."))
+        if errors.by_field:
+            raise SourcingError(errors.by_field, SourcingErrorCode.LOCKED_AFTER_QUOTES)
+    for name, value in cleaned.items():
+        setattr(request, name, value)
+    _check_price_pair(request, errors)
+    errors.raise_if_any()
+    request.full_clean()
+    request.save()
+    if has_quotes and changed:
+        for quotation in request.quotations.select_related("created_by"):
+            _email_quoting_supplier(
+                quotation,
+                request=request,
+                template="sourcing_request_changed",
+                subject=gettext_lazy("A buying request you quoted on has changed"),
+            )
+    buying_request.__dict__.update(request.__dict__)
+    return request
+
+
+@transaction.atomic
+def request_close(*, actor: Any, buying_request: BuyingRequest) -> BuyingRequest:
+    """The buyer stops taking quotations without awarding any."""
+    _buyer_membership(actor, buying_request.buyer)
+    updated = BuyingRequest.objects.filter(pk=buying_request.pk, status=RequestStatus.OPEN).update(
+        status=RequestStatus.CLOSED, closed_at=timezone.now(), updated_at=timezone.now()
+    )
+    if not updated:
+        raise SourcingError(
+            _("Only open requests can be closed."), SourcingErrorCode.REQUEST_NOT_OPEN
+        )
+    buying_request.refresh_from_db()
+    return buying_request
+
+
+def request_expire_due(*, now: datetime | None = None) -> int:
+    """Mark open requests whose deadline has passed as expired; the number expired."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        return BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__lte=now).update(
+            status=RequestStatus.EXPIRED, closed_at=now, updated_at=now
+        )
+
+
+# --- quotations ------------------------------------------------------------------------------
+
+
+def _price_tiers(value: Any, errors: _Errors) -> list[dict[str, str]]:
+    if value in (None, ""):
+        return []
+    if not isinstance(value, list | tuple) or len(value) > TIERS_MAX:
+        errors.add("price_tiers", _("Give at most %(count)d price tiers.") % {"count": TIERS_MAX})
+        return []
+    tiers: list[dict[str, str]] = []
+    for tier in value:
+        if not isinstance(tier, dict):
+            errors.add("price_tiers", _("Each tier needs a minimum quantity and a unit price."))
+            return []
+        tier_errors = _Errors()
+        quantity = _amount(tier.get("min_quantity"), "q", tier_errors, required=True, places=3)
+        price = _amount(tier.get("unit_price"), "p", tier_errors, required=True)
+        if tier_errors.by_field or quantity is None or price is None:
+            errors.add("price_tiers", _("Each tier needs a minimum quantity and a unit price."))
+            return []
+        tiers.append({"min_quantity": str(quantity), "unit_price": str(price)})
+    tiers.sort(key=lambda t: Decimal(t["min_quantity"]))
+    quantities = [t["min_quantity"] for t in tiers]
+    if len(set(quantities)) != len(quantities):
+        errors.add("price_tiers", _("Two tiers have the same minimum quantity."))
+    return tiers
+
+
+def _payment_terms(value: Any, errors: _Errors) -> list[str]:
+    if value in (None, ""):
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        errors.add("payment_terms", _("Select a valid choice."))
+        return []
+    result: list[str] = []
+    for item in value:
+        if not isinstance(item, str) or item not in PaymentTerm.values:
+            errors.add("payment_terms", _("Select a valid choice."))
+            return []
+        if item not in result:
+            result.append(item)
+    return result
+
+
+def _valid_until(value: Any, errors: _Errors, *, today: date) -> date | None:
+    day: date | None
+    if isinstance(value, datetime):
+        day = value.date()
+    elif isinstance(value, date):
+        day = value
+    elif isinstance(value, str) and value.strip():
+        try:
+            day = parse_date(value.strip())
+        except ValueError:
+            day = None
+    else:
+        errors.add("valid_until", _("This field is required."))
+        return None
+    if day is None:
+        errors.add("valid_until", _("Enter a valid date."))
+        return None
+    if day < today:
+        errors.add("valid_until", _("The validity date must not be in the past."))
+        return None
+    return day
+
+
+def _clean_quotation_fields(fields: dict[str, Any], errors: _Errors) -> dict[str, Any]:
+    for name in sorted(set(fields) - QUOTATION_FIELDS):
+        errors.add(name, _("Unknown field."))
+    cleaned: dict[str, Any] = {
+        "unit_price": _amount(fields.get("unit_price"), "unit_price", errors, required=True),
+        "currency": _currency(fields.get("currency"), "currency", errors, required=True),
+        "price_tiers": _price_tiers(fields.get("price_tiers"), errors),
+        "moq": _amount(fields.get("moq"), "moq", errors, required=True, places=3),
+        "lead_time_days": _int(
+            fields.get("lead_time_days"), "lead_time_days", errors, low=0, high=LEAD_TIME_MAX_DAYS
+        ),
+        "incoterm": _choice(fields.get("incoterm"), "incoterm", errors, Incoterm, required=True),
+        "named_place": _line(
+            fields.get("named_place"),
+            "named_place",
+            errors,
+            max_length=PORT_MAX_LENGTH,
+            required=False,
+        ),
+        "payment_terms": _payment_terms(fields.get("payment_terms"), errors),
+        "valid_until": _valid_until(fields.get("valid_until"), errors, today=timezone.localdate()),
+        "sample_available": _bool(fields.get("sample_available")),
+        "sample_cost": _amount(fields.get("sample_cost"), "sample_cost", errors, required=False),
+    }
+    message = _text(fields.get("message"))
+    if message is None:
+        errors.add("message", _("Enter text."))
+        message = ""
+    elif len(message) > MESSAGE_MAX_LENGTH:
+        errors.add(
+            "message",
+            _("Keep this under %(limit)d characters (it has %(count)d).")
+            % {"limit": MESSAGE_MAX_LENGTH, "count": len(message)},
+        )
+    cleaned["message"] = message
+    if not cleaned["sample_available"]:
+        cleaned["sample_cost"] = None
+    return cleaned
+
+
+def _month_start(today: date) -> date:
+    return today.replace(day=1)
+
+
+def _take_quota(company: Company, *, today: date) -> None:
+    """Count one quotation against the company's monthly quota, refusing at the limit.
+
+    The row per (company, month) is created under its unique constraint; the increment is a
+    conditional UPDATE, so two concurrent quotations cannot both take the last unit.
+    """
+    month = _month_start(today)
+    try:
+        with transaction.atomic():
+            QuoteUsage.objects.get_or_create(company=company, month=month)
+    except IntegrityError:
+        pass  # created by a concurrent quotation; the update below counts against it
+    taken = QuoteUsage.objects.filter(
+        company=company, month=month, count__lt=monthly_quote_quota()
+    ).update(count=F("count") + 1)
+    if not taken:
+        raise SourcingError(
+            _("Your company has used all %(quota)d quotations for this month.")
+            % {"quota": monthly_quote_quota()},
+            SourcingErrorCode.QUOTA_EXCEEDED,
+        )
+
+
+def _take_request_slot(request: BuyingRequest, *, now: datetime) -> None:
+    """Count one quotation against the request's limit, refusing when it is full or closed."""
+    taken = BuyingRequest.objects.filter(
+        pk=request.pk,
+        status=RequestStatus.OPEN,
+        deadline__gt=now,
+        quotation_count__lt=F("quote_limit"),
+    ).update(quotation_count=F("quotation_count") + 1)
+    if not taken:
+        current = BuyingRequest.objects.filter(pk=request.pk).values("status", "deadline").first()
+        if current and current["status"] == RequestStatus.OPEN and current["deadline"] > now:
+            raise SourcingError(
+                _("This request has received all the quotations it accepts."),
+                SourcingErrorCode.REQUEST_FULL,
+            )
+        raise SourcingError(
+            _("This request no longer accepts quotations."), SourcingErrorCode.REQUEST_NOT_OPEN
+        )
+
+
+@transaction.atomic
+def quotation_submit(
+    *, actor: Any, buying_request: BuyingRequest, fields: dict[str, Any]
+) -> Quotation:
+    """Quote on an open request for the actor's company, or revise its quotation.
+
+    A first quotation takes one slot of the request and one unit of the company's monthly
+    quota; a revision takes neither.
+    """
+    if not user_can_publish(actor):
+        raise SourcingError(
+            _("Verify your email address first."), SourcingErrorCode.EMAIL_NOT_VERIFIED
+        )
+    membership = membership_for(actor)
+    if membership is None:
+        raise SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
+    supplier = membership.company
+    if supplier.pk == buying_request.buyer_id:
+        raise SourcingError(
+            _("Your company cannot quote on its own request."), SourcingErrorCode.OWN_REQUEST
+        )
+    now = timezone.now()
+    if buying_request.status != RequestStatus.OPEN or buying_request.deadline <= now:
+        raise SourcingError(
+            _("This request no longer accepts quotations."), SourcingErrorCode.REQUEST_NOT_OPEN
+        )
+    errors = _Errors()
+    cleaned = _clean_quotation_fields(fields, errors)
+    errors.raise_if_any()
+
+    existing = (
+        Quotation.objects.select_for_update()
+        .filter(request=buying_request, supplier=supplier)
+        .first()
+    )
+    if existing is not None:
+        if existing.status not in (QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED):
+            raise SourcingError(
+                _("This quotation can no longer be revised."), SourcingErrorCode.WRONG_STATE
+            )
+        for name, value in cleaned.items():
+            setattr(existing, name, value)
+        existing.revision = F("revision") + 1
+        existing.created_by = existing.created_by or actor
+        existing.full_clean(exclude=["revision"])
+        existing.save()
+        existing.refresh_from_db()
+        return existing
+
+    quotation = Quotation(request=buying_request, supplier=supplier, created_by=actor, **cleaned)
+    quotation.full_clean(validate_unique=False, validate_constraints=False)
+    _take_request_slot(buying_request, now=now)
+    _take_quota(supplier, today=timezone.localdate())
+    try:
+        with transaction.atomic():
+            quotation.save()
+    except IntegrityError:
+        # A concurrent first quotation of the same company won; this one is refused whole.
+        raise SourcingError(
+            _("Your company has already quoted on this request."), SourcingErrorCode.WRONG_STATE
+        ) from None
+    buyer_user = buying_request.created_by
+    if buyer_user is not None and buyer_user.is_active:
+        _email(
+            buyer_user,
+            template="sourcing_quotation_received",
+            subject=gettext_lazy("New quotation for your buying request"),
+            context={
+                "request_title": buying_request.title,
+                "supplier_name": supplier.name_for(
+                    normalise_ui_language(buyer_user.preferred_language)
+                ),
+                "link_path": ("sourcing:compare", buying_request.pk),
+            },
+        )
+    return quotation
+
+
+def _buyer_quotation(actor: Any, quotation: Quotation) -> BuyingRequest:
+    """Lock and return the quotation's request after checking the actor acts for the buyer."""
+    request = BuyingRequest.objects.select_for_update().get(pk=quotation.request_id)
+    _buyer_membership(actor, request.buyer)
+    return request
+
+
+@transaction.atomic
+def quotation_shortlist(*, actor: Any, quotation: Quotation) -> Quotation:
+    request = _buyer_quotation(actor, quotation)
+    if request.status != RequestStatus.OPEN:
+        raise SourcingError(
+            _("This request is no longer open."), SourcingErrorCode.REQUEST_NOT_OPEN
+        )
+    updated = Quotation.objects.filter(pk=quotation.pk, status=QuotationStatus.SUBMITTED).update(
+        status=QuotationStatus.SHORTLISTED, updated_at=timezone.now()
+    )
+    if not updated:
+        raise SourcingError(
+            _("Only a new quotation can be shortlisted."), SourcingErrorCode.WRONG_STATE
+        )
+    quotation.refresh_from_db()
+    return quotation
+
+
+@transaction.atomic
+def quotation_decline(*, actor: Any, quotation: Quotation, reason: str) -> Quotation:
+    request = _buyer_quotation(actor, quotation)
+    errors = _Errors()
+    text = _line(reason, "reason", errors, max_length=REASON_MAX_LENGTH, required=True)
+    errors.raise_if_any()
+    if request.status != RequestStatus.OPEN:
+        raise SourcingError(
+            _("This request is no longer open."), SourcingErrorCode.REQUEST_NOT_OPEN
+        )
+    updated = Quotation.objects.filter(
+        pk=quotation.pk,
+        status__in=(QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED),
+    ).update(status=QuotationStatus.DECLINED, decline_reason=text, updated_at=timezone.now())
+    if not updated:
+        raise SourcingError(
+            _("This quotation can no longer be declined."), SourcingErrorCode.WRONG_STATE
+        )
+    quotation.refresh_from_db()
+    return quotation
+
+
+@transaction.atomic
+def quotation_award(*, actor: Any, quotation: Quotation) -> Quotation:
+    """Award the request to one quotation: the request closes, the other quotations are marked
+    not selected, and every quoting supplier is emailed. The request row is locked, and the
+    status change is conditional, so of two awards at once only one wins."""
+    request = _buyer_quotation(actor, quotation)
+    now = timezone.now()
+    won = BuyingRequest.objects.filter(pk=request.pk, status=RequestStatus.OPEN).update(
+        status=RequestStatus.AWARDED,
+        awarded_quotation_id=quotation.pk,
+        closed_at=now,
+        updated_at=now,
+    )
+    if not won:
+        raise SourcingError(
+            _("This request is no longer open."), SourcingErrorCode.REQUEST_NOT_OPEN
+        )
+    awarded = Quotation.objects.filter(
+        pk=quotation.pk,
+        request_id=request.pk,
+        status__in=(QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED),
+    ).update(status=QuotationStatus.AWARDED, updated_at=now)
+    if not awarded:
+        # Undo the request change: raising rolls the whole transaction back.
+        raise SourcingError(_("This quotation cannot be awarded."), SourcingErrorCode.WRONG_STATE)
+    Quotation.objects.filter(request_id=request.pk).exclude(pk=quotation.pk).exclude(
+        status=QuotationStatus.DECLINED
+    ).update(status=QuotationStatus.NOT_SELECTED, updated_at=now)
+    request.refresh_from_db()
+    for other in request.quotations.select_related("created_by"):
+        _email_quoting_supplier(
+            other,
+            request=request,
+            template="sourcing_award_result",
+            subject=gettext_lazy("The outcome of a buying request you quoted on"),
+        )
+    quotation.refresh_from_db()
+    return quotation
+
+
+# --- emails ----------------------------------------------------------------------------------
+
+
+def _email(user: Any, *, template: str, subject: Any, context: dict[str, Any]) -> None:
+    language = normalise_ui_language(user.preferred_language)
+    name, pk = context.pop("link_path")
+    with translation.override(language):
+        link = absolute_url(reverse(name, args=[pk]))
+    queue_email(
+        to=user.email,
+        subject=subject,
+        template=template,
+        context={**context, "link": link},
+        language=language,
+    )
+
+
+def _email_quoting_supplier(
+    quotation: Quotation, *, request: BuyingRequest, template: str, subject: Any
+) -> None:
+    user = quotation.created_by
+    if user is None or not user.is_active:
+        return
+    _email(
+        user,
+        template=template,
+        subject=subject,
+        context={
+            "request_title": request.title,
+            "won": quotation.status == QuotationStatus.AWARDED,
+            "status": quotation.status,
+            "link_path": ("sourcing:request_detail", request.pk),
+        },
+    )

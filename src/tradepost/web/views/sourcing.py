@@ -1,0 +1,321 @@
+"""Buying requests and quotations: the board, a request, posting, quoting and comparing.
+
+Views parse the request, fetch objects through the `access_*` helpers (another company's
+object is a 404, like a missing one), call one service or selector and render.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.paginator import Paginator
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tradepost.catalog.forms import plain_number
+from tradepost.companies.selectors import membership_for
+from tradepost.core.countries import country_name
+from tradepost.core.currencies import COMMON_CURRENCIES
+from tradepost.sourcing import selectors, services
+from tradepost.sourcing.errors import SourcingError
+from tradepost.sourcing.forms import BuyingRequestForm, DeclineForm, QuotationForm
+from tradepost.sourcing.models import BuyingRequest, Quotation
+
+PER_PAGE = 20
+BOARD_RECENT_DAYS = (1, 7, 30)
+
+
+def _add_errors(form: Form, error: SourcingError) -> None:
+    for field, field_messages in error.message_dict.items():
+        target = field if field in form.fields and field != NON_FIELD_ERRORS else None
+        for message in field_messages:
+            form.add_error(target, message)
+
+
+def _decimal_param(value: str) -> Decimal | None:
+    try:
+        number = Decimal(value) if value and len(value) < 20 else None
+    except InvalidOperation:
+        return None
+    return number if number is not None and number.is_finite() and number >= 0 else None
+
+
+def _int_param(value: str) -> int | None:
+    return int(value) if value.isdigit() and len(value) < 10 else None
+
+
+def _decorate(requests: Any, language: str) -> None:
+    """Names a viewer reads: category, destination and the buyer (country unless revealed)."""
+    for item in requests:
+        item.category_name = item.category.name_for(language)
+        item.destination_name = country_name(item.destination_country, language)
+        item.buyer_country_name = country_name(item.buyer.country, language)
+        item.quantity_text = plain_number(item.quantity)
+
+
+def request_board(request: HttpRequest) -> HttpResponse:
+    language = get_language()
+    params = request.GET
+    filters = selectors.BoardFilters(
+        category_id=_int_param(params.get("category", "")),
+        destination_country=params.get("destination", "")[:2],
+        min_quantity=_decimal_param(params.get("min_quantity", "")),
+        max_quantity=_decimal_param(params.get("max_quantity", "")),
+        posted_within_days=_int_param(params.get("posted", "")),
+    )
+    page = Paginator(selectors.open_requests(filters=filters), PER_PAGE).get_page(
+        params.get("page")
+    )
+    _decorate(page.object_list, language)
+    return render(
+        request,
+        "sourcing/board.html",
+        {"page": page, "filters": filters, "posted_choices": BOARD_RECENT_DAYS},
+    )
+
+
+def request_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    language = get_language()
+    buying_request = selectors.access_request(user=request.user, request_id=pk)
+    _decorate([buying_request], language)
+    membership = membership_for(request.user)
+    is_buyer = membership is not None and membership.company_id == buying_request.buyer_id
+    return render(
+        request,
+        "sourcing/request_detail.html",
+        {
+            "buying_request": buying_request,
+            "is_buyer": is_buyer,
+            "quotation_count": selectors.visible_quotation_count(
+                user=request.user, buying_request=buying_request
+            ),
+            "own_quotation": selectors.own_quotation(
+                user=request.user, buying_request=buying_request
+            ),
+            "can_quote": selectors.can_quote(user=request.user, buying_request=buying_request),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def request_create(request: HttpRequest) -> HttpResponse:
+    if membership_for(request.user) is None:
+        messages.info(request, _("Create your company profile before posting a buying request."))
+        return redirect("companies:create")
+    form = BuyingRequestForm(request.POST or None, language=get_language())
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = services.request_create(actor=request.user, fields=form.service_fields())
+        except SourcingError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, _("Your buying request is posted."))
+            return redirect("sourcing:request_detail", pk=created.pk)
+    return render(request, "sourcing/request_form.html", {"form": form, "buying_request": None})
+
+
+def _initial(buying_request: BuyingRequest) -> dict[str, Any]:
+    return {
+        "title": buying_request.title,
+        "original_language": buying_request.original_language,
+        "category_id": buying_request.category_id,
+        "description": buying_request.description,
+        "quantity": plain_number(buying_request.quantity),
+        "unit": buying_request.unit,
+        "target_unit_price": plain_number(buying_request.target_unit_price),
+        "target_currency": buying_request.target_currency,
+        "destination_country": buying_request.destination_country,
+        "destination_port": buying_request.destination_port,
+        "preferred_incoterm": buying_request.preferred_incoterm,
+        "required_certifications": ", ".join(buying_request.required_certifications),
+        "deadline": timezone.localtime(buying_request.deadline).date().isoformat(),
+        "sealed": buying_request.sealed,
+        "reveal_identity": buying_request.reveal_identity,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def request_update(request: HttpRequest, pk: int) -> HttpResponse:
+    buying_request = selectors.access_request_for_buyer(user=request.user, request_id=pk)
+    locked = buying_request.quotation_count > 0
+    form = BuyingRequestForm(
+        request.POST or None, initial=_initial(buying_request), language=get_language()
+    )
+    if request.method == "POST" and form.is_valid():
+        only = set(services.FIELDS_EDITABLE_AFTER_QUOTES) if locked else None
+        fields = form.service_fields(only=only)
+        if locked and fields.get("deadline") == _initial(buying_request)["deadline"]:
+            fields.pop("deadline")
+        try:
+            services.request_update(
+                actor=request.user, buying_request=buying_request, fields=fields
+            )
+        except SourcingError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, _("Your buying request is saved."))
+            return redirect("sourcing:request_detail", pk=buying_request.pk)
+    return render(
+        request,
+        "sourcing/request_form.html",
+        {"form": form, "buying_request": buying_request, "locked": locked},
+    )
+
+
+@login_required
+@require_POST
+def request_close(request: HttpRequest, pk: int) -> HttpResponse:
+    buying_request = selectors.access_request_for_buyer(user=request.user, request_id=pk)
+    try:
+        services.request_close(actor=request.user, buying_request=buying_request)
+    except SourcingError as error:
+        messages.error(request, error.summary)
+    else:
+        messages.success(request, _("The request is closed."))
+    return redirect("sourcing:request_detail", pk=buying_request.pk)
+
+
+@login_required
+def my_requests(request: HttpRequest) -> HttpResponse:
+    membership = membership_for(request.user)
+    if membership is None:
+        return redirect("companies:create")
+    page = Paginator(
+        selectors.requests_of_company(company_id=membership.company_id), PER_PAGE
+    ).get_page(request.GET.get("page"))
+    language = get_language()
+    for item in page.object_list:
+        item.category_name = item.category.name_for(language)  # type: ignore[attr-defined]
+    return render(request, "sourcing/my_requests.html", {"page": page})
+
+
+@login_required
+def my_quotations(request: HttpRequest) -> HttpResponse:
+    membership = membership_for(request.user)
+    if membership is None:
+        return redirect("companies:create")
+    page = Paginator(
+        selectors.quotations_of_supplier(company_id=membership.company_id), PER_PAGE
+    ).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "sourcing/my_quotations.html",
+        {"page": page, "quota_left": selectors.quota_left(company=membership.company)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def quotation_submit(request: HttpRequest, pk: int) -> HttpResponse:
+    buying_request = selectors.access_request(user=request.user, request_id=pk)
+    existing = selectors.own_quotation(user=request.user, buying_request=buying_request)
+    initial: dict[str, Any] = {}
+    if existing is not None:
+        initial = {
+            "unit_price": plain_number(existing.unit_price),
+            "currency": existing.currency,
+            "price_tiers": "\n".join(
+                f"{t['min_quantity']}, {t['unit_price']}" for t in existing.price_tiers
+            ),
+            "moq": plain_number(existing.moq),
+            "lead_time_days": existing.lead_time_days,
+            "incoterm": existing.incoterm,
+            "named_place": existing.named_place,
+            "payment_terms": existing.payment_terms,
+            "valid_until": existing.valid_until.isoformat(),
+            "sample_available": existing.sample_available,
+            "sample_cost": plain_number(existing.sample_cost),
+            "message": existing.message,
+        }
+    form = QuotationForm(request.POST or None, initial=initial, language=get_language())
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.quotation_submit(
+                actor=request.user, buying_request=buying_request, fields=form.service_fields()
+            )
+        except SourcingError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, _("Your quotation is sent."))
+            return redirect("sourcing:my_quotations")
+    return render(
+        request,
+        "sourcing/quote_form.html",
+        {"form": form, "buying_request": buying_request, "existing": existing},
+    )
+
+
+@login_required
+def compare(request: HttpRequest, pk: int) -> HttpResponse:
+    buying_request = selectors.access_request_for_buyer(user=request.user, request_id=pk)
+    sort = request.GET.get("sort", "price")
+    if sort not in selectors.COMPARISON_SORTS:
+        sort = "price"
+    comparison = selectors.compare_quotations(
+        buying_request=buying_request, currency=request.GET.get("currency", "USD")[:3], sort=sort
+    )
+    return render(
+        request,
+        "sourcing/compare.html",
+        {
+            "buying_request": buying_request,
+            "comparison": comparison,
+            "sort": sort,
+            "sorts": [
+                ("price", _("Price")),
+                ("lead_time", _("Lead time")),
+                ("moq", _("MOQ")),
+                ("verified", _("Verified suppliers first")),
+            ],
+            "currencies": COMMON_CURRENCIES,
+            "decline_form": DeclineForm(),
+        },
+    )
+
+
+def _buyer_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    quotation: Quotation = selectors.access_quotation_for_buyer(user=request.user, quotation_id=pk)
+    try:
+        if action == "shortlist":
+            services.quotation_shortlist(actor=request.user, quotation=quotation)
+            messages.success(request, _("The quotation is shortlisted."))
+        elif action == "decline":
+            form = DeclineForm(request.POST)
+            reason = form.cleaned_data["reason"] if form.is_valid() else ""
+            services.quotation_decline(actor=request.user, quotation=quotation, reason=reason)
+            messages.success(request, _("The quotation is declined."))
+        else:
+            services.quotation_award(actor=request.user, quotation=quotation)
+            messages.success(request, _("The request is awarded; the suppliers are told."))
+    except SourcingError as error:
+        messages.error(request, error.summary)
+    return redirect("sourcing:compare", pk=quotation.request_id)
+
+
+@login_required
+@require_POST
+def quotation_shortlist(request: HttpRequest, pk: int) -> HttpResponse:
+    return _buyer_action(request, pk, "shortlist")
+
+
+@login_required
+@require_POST
+def quotation_decline(request: HttpRequest, pk: int) -> HttpResponse:
+    return _buyer_action(request, pk, "decline")
+
+
+@login_required
+@require_POST
+def quotation_award(request: HttpRequest, pk: int) -> HttpResponse:
+    return _buyer_action(request, pk, "award")

@@ -48,3 +48,85 @@ def queue_email(
 def absolute_url(path: str) -> str:
     """`path` (from reverse()) prefixed with the site's public address, for emails."""
     return settings.SITE_URL + path
+
+
+# --- in-app notifications and email preferences ---------------------------------------------
+
+UNSUBSCRIBE_SALT = "tradepost.notify.unsubscribe"
+
+
+def notification_create(
+    *, recipient: Any, kind: str, params: dict[str, Any], link: str, now: Any = None
+) -> Any:
+    """Add one notification for `recipient`, inside the caller's transaction.
+
+    `link` is a site path as reversed in English (`/en/...`); pages show it in the reader's
+    language. `params` fill the kind's sentence (see notify.selectors.notification_text).
+    """
+    from django.utils import timezone
+
+    from tradepost.notify.models import Notification
+
+    notification = Notification(
+        recipient=recipient,
+        kind=kind,
+        params=params,
+        link=link,
+        created_at=now or timezone.now(),
+    )
+    notification.full_clean()
+    notification.save()
+    return notification
+
+
+def notifications_mark_read(*, actor: Any, ids: list[int] | None = None) -> int:
+    """Mark the actor's notifications read (all of them, or those in `ids`); others' ids are
+    ignored. Returns how many changed."""
+    from django.utils import timezone
+
+    from tradepost.notify.models import Notification
+
+    with transaction.atomic():
+        unread = Notification.objects.filter(recipient_id=actor.pk, read_at__isnull=True)
+        if ids is not None:
+            unread = unread.filter(pk__in=[i for i in ids if isinstance(i, int) and i > 0])
+        return unread.update(read_at=timezone.now())
+
+
+def email_preference_set(*, user: Any, email_messages: bool) -> None:
+    """Switch emails about inquiries and messages on or off for `user`."""
+    from tradepost.notify.models import NotificationPreference
+
+    with transaction.atomic():
+        NotificationPreference.objects.update_or_create(
+            user_id=user.pk, defaults={"email_messages": bool(email_messages)}
+        )
+
+
+def unsubscribe_token(user: Any) -> str:
+    """A signed token that switches off message emails for `user` without signing in."""
+    from django.core import signing
+
+    return signing.dumps({"u": user.pk, "e": user.email}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe_with_token(*, token: str) -> Any:
+    """Switch off message emails for the user the token names; returns the user, or None when
+    the token is forged, damaged or the address changed since it was made."""
+    from django.core import signing
+
+    from tradepost.accounts.models import User
+
+    if not token or len(token) > 500:
+        return None
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("u"), int):
+        return None
+    user = User.objects.filter(pk=data["u"], email=str(data.get("e", ""))).first()
+    if user is None:
+        return None
+    email_preference_set(user=user, email_messages=False)
+    return user

@@ -1,3 +1,14 @@
+from django.urls import path
+
+from tradepost.web.views import messaging as views
+
 app_name = "messaging"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.inbox, name="inbox"),
+    path("inquire/", views.inquiry_create, name="inquiry_create"),
+    path("<int:conversation_id>/", views.detail, name="detail"),
+    path("notifications/", views.notifications, name="notifications"),
+    path("notifications/read/", views.notifications_read_all, name="notifications_read_all"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+]

@@ -1,0 +1,202 @@
+"""Reads of the messaging app; `access_conversation` is the only way to fetch a conversation
+on a user's behalf. A conversation of other companies answers exactly like a missing one."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tradepost.companies.models import Company
+from tradepost.companies.selectors import is_operator, membership_for
+from tradepost.messaging.errors import ConversationNotFound, MessagingErrorCode
+from tradepost.messaging.models import Conversation, ConversationRead, Message
+
+#: A supplier "answered" when its first reply came within this long after the inquiry.
+RESPONSE_WINDOW = timedelta(hours=24)
+
+
+def _not_found() -> ConversationNotFound:
+    return ConversationNotFound(MessagingErrorCode.NOT_FOUND, _("No such conversation."))
+
+
+def _conversation_id(conversation_id: Any) -> int:
+    try:
+        value = int(conversation_id)
+    except (TypeError, ValueError):
+        raise _not_found() from None
+    if value <= 0 or value > 2**63 - 1:
+        raise _not_found()
+    return value
+
+
+def company_id_for(user: Any) -> int | None:
+    """The id of the company the user acts for, or None."""
+    membership = membership_for(user)
+    return membership.company_id if membership else None
+
+
+def access_conversation(user: Any, conversation_id: Any) -> Conversation:
+    """The conversation if `user` is a member of one of its two companies or an operator."""
+    pk = _conversation_id(conversation_id)
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        raise _not_found()
+    conversation = (
+        Conversation.objects.select_related(
+            "buyer_company", "supplier_company", "buyer_user", "product"
+        )
+        .filter(pk=pk)
+        .first()
+    )
+    if conversation is None:
+        raise _not_found()
+    if is_operator(user):
+        return conversation
+    company_id = company_id_for(user)
+    if company_id is None or company_id not in (
+        conversation.buyer_company_id,
+        conversation.supplier_company_id,
+    ):
+        raise _not_found()
+    return conversation
+
+
+def is_participant(user: Any, conversation: Conversation) -> bool:
+    """Whether `user` acts for one of the conversation's two companies (and so may write)."""
+    company_id = company_id_for(user)
+    return company_id is not None and company_id in (
+        conversation.buyer_company_id,
+        conversation.supplier_company_id,
+    )
+
+
+def _last_read_id(company_id: int) -> Coalesce:
+    marks = ConversationRead.objects.filter(
+        conversation_id=OuterRef("pk"), company_id=company_id
+    ).values("last_read_message_id")[:1]
+    return Coalesce(Subquery(marks), Value(0))
+
+
+def conversations_for_company(company_id: int) -> QuerySet[Conversation]:
+    """The company's conversations, newest activity first, each with `unread` (messages from
+    the other side that no member of the company has opened yet)."""
+    return (
+        Conversation.objects.filter(
+            Q(buyer_company_id=company_id) | Q(supplier_company_id=company_id)
+        )
+        .select_related("buyer_company", "supplier_company", "product")
+        .annotate(last_read_id=_last_read_id(company_id))
+        .annotate(
+            unread=Count(
+                "messages",
+                filter=Q(messages__id__gt=F("last_read_id"))
+                & ~Q(messages__sender_company_id=company_id),
+            )
+        )
+        .order_by("-last_message_at", "-id")
+    )
+
+
+def inbox(*, user: Any) -> QuerySet[Conversation]:
+    """Conversations of the user's company; none for a user without a company."""
+    company_id = company_id_for(user)
+    if company_id is None:
+        return Conversation.objects.none()
+    return conversations_for_company(company_id)
+
+
+def unread_message_count(*, user: Any) -> int:
+    """Messages from the other side not yet read by the user's company, over all its
+    conversations (the header badge)."""
+    company_id = company_id_for(user)
+    if company_id is None:
+        return 0
+    marks = ConversationRead.objects.filter(
+        conversation_id=OuterRef("conversation_id"), company_id=company_id
+    ).values("last_read_message_id")[:1]
+    return (
+        Message.objects.filter(
+            Q(conversation__buyer_company_id=company_id)
+            | Q(conversation__supplier_company_id=company_id)
+        )
+        .exclude(sender_company_id=company_id)
+        .annotate(last_read_id=Coalesce(Subquery(marks), Value(0)))
+        .filter(id__gt=F("last_read_id"))
+        .count()
+    )
+
+
+def unread_in(conversation: Conversation, *, company_id: int) -> int:
+    mark = (
+        ConversationRead.objects.filter(conversation=conversation, company_id=company_id)
+        .values_list("last_read_message_id", flat=True)
+        .first()
+    )
+    return (
+        conversation.messages.exclude(sender_company_id=company_id).filter(id__gt=mark or 0).count()
+    )
+
+
+def conversation_messages(conversation: Conversation) -> QuerySet[Message]:
+    """The conversation's messages, oldest first, with their senders."""
+    return conversation.messages.select_related("sender_user", "sender_company").order_by(
+        "created_at", "id"
+    )
+
+
+@dataclass(frozen=True)
+class Responsiveness:
+    """How a supplier answers inquiries: over `conversations` started by buyers in the period,
+    the share answered within 24 hours and the median time to the first reply."""
+
+    conversations: int
+    answered_in_time: int
+    median_first_response: timedelta | None
+
+    @property
+    def response_rate(self) -> float | None:
+        """0.0–1.0, or None when nobody has asked yet."""
+        if not self.conversations:
+            return None
+        return self.answered_in_time / self.conversations
+
+    @property
+    def response_rate_percent(self) -> int | None:
+        rate = self.response_rate
+        return None if rate is None else round(rate * 100)
+
+
+def supplier_responsiveness(
+    company: Company, *, days: int = 90, now: datetime | None = None
+) -> Responsiveness:
+    """Responsiveness of `company` as a supplier over conversations started in the last
+    `days` days. A conversation younger than 24 hours without a reply yet is not counted:
+    the supplier still has time."""
+    now = now or timezone.now()
+    rows = Conversation.objects.filter(
+        supplier_company=company, created_at__gte=now - timedelta(days=days)
+    ).values_list("created_at", "supplier_first_reply_at")
+    counted = 0
+    in_time = 0
+    delays: list[float] = []
+    for created_at, replied_at in rows:
+        if replied_at is None:
+            if now - created_at < RESPONSE_WINDOW:
+                continue
+            counted += 1
+            continue
+        counted += 1
+        delay = replied_at - created_at
+        delays.append(delay.total_seconds())
+        if delay <= RESPONSE_WINDOW:
+            in_time += 1
+    median = timedelta(seconds=statistics.median(delays)) if delays else None
+    return Responsiveness(
+        conversations=counted, answered_in_time=in_time, median_first_response=median
+    )

@@ -1,0 +1,427 @@
+"""Writes of the messaging app: inquiries, messages and read marks.
+
+Each function checks the actor's right itself (web pages, the API and commands behave the
+same), runs in one transaction, validates before saving, and queues its emails on commit.
+Notifications go to every member of the other company; emails only to those who did not
+unsubscribe, each in the recipient's own language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from tradepost.accounts.models import User
+from tradepost.catalog.models import Product, ProductStatus, Unit
+from tradepost.companies.models import Company, Membership
+from tradepost.companies.selectors import is_operator, membership_for
+from tradepost.core.languages import normalise_ui_language
+from tradepost.messaging.errors import (
+    ConversationNotFound,
+    MessagingError,
+    MessagingErrorCode,
+    RateLimited,
+)
+from tradepost.messaging.models import (
+    MESSAGE_MAX_LENGTH,
+    SUBJECT_MAX_LENGTH,
+    Conversation,
+    ConversationRead,
+    Message,
+)
+from tradepost.notify.models import NotificationKind
+from tradepost.notify.selectors import wants_message_emails
+from tradepost.notify.services import (
+    absolute_url,
+    notification_create,
+    queue_email,
+    unsubscribe_token,
+)
+
+DEFAULT_INQUIRIES_PER_HOUR = 20
+DEFAULT_MESSAGES_PER_HOUR = 120
+#: The same text sent to this many different companies within a day is flagged.
+DEFAULT_DUPLICATE_COMPANIES = 5
+DUPLICATE_WINDOW = timedelta(hours=24)
+RATE_WINDOW = timedelta(hours=1)
+QUANTITY_MAX = Decimal("99999999999")
+EMAIL_EXCERPT_LENGTH = 500
+
+
+def inquiries_per_hour() -> int:
+    return int(getattr(settings, "TRADEPOST_INQUIRIES_PER_HOUR", DEFAULT_INQUIRIES_PER_HOUR))
+
+
+def messages_per_hour() -> int:
+    return int(getattr(settings, "TRADEPOST_MESSAGES_PER_HOUR", DEFAULT_MESSAGES_PER_HOUR))
+
+
+def duplicate_companies_threshold() -> int:
+    return int(
+        getattr(settings, "TRADEPOST_DUPLICATE_MESSAGE_COMPANIES", DEFAULT_DUPLICATE_COMPANIES)
+    )
+
+
+# --- input ----------------------------------------------------------------------------------
+
+
+def clean_body(body: Any) -> str:
+    """The message text, trimmed; refused when empty, too long or not text."""
+    if not isinstance(body, str):
+        raise MessagingError(MessagingErrorCode.EMPTY_BODY, _("Write a message."), field="message")
+    body = body.replace("\x00", "").strip()
+    if not body:
+        raise MessagingError(MessagingErrorCode.EMPTY_BODY, _("Write a message."), field="message")
+    if len(body) > MESSAGE_MAX_LENGTH:
+        raise MessagingError(
+            MessagingErrorCode.BODY_TOO_LONG,
+            _("A message can have at most %(limit)d characters; this one has %(length)d.")
+            % {"limit": MESSAGE_MAX_LENGTH, "length": len(body)},
+            field="message",
+        )
+    return body
+
+
+def body_fingerprint(body: str) -> str:
+    """A hash of the text with case and whitespace folded, to find copies of it."""
+    folded = " ".join(body.casefold().split())
+    return hashlib.sha256(folded.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _clean_quantity(quantity: Any, unit: Any) -> tuple[Decimal | None, str]:
+    if quantity in (None, ""):
+        return None, ""
+    try:
+        value = Decimal(str(quantity))
+    except (InvalidOperation, ValueError):
+        value = Decimal("NaN")
+    if not value.is_finite() or value <= 0 or value > QUANTITY_MAX:
+        raise MessagingError(
+            MessagingErrorCode.INVALID_QUANTITY,
+            _("Enter a quantity greater than zero."),
+            field="quantity",
+        )
+    if value != value.quantize(Decimal("0.001")):
+        raise MessagingError(
+            MessagingErrorCode.INVALID_QUANTITY,
+            _("Enter a quantity with at most three decimal places."),
+            field="quantity",
+        )
+    if unit not in Unit.values:
+        raise MessagingError(
+            MessagingErrorCode.INVALID_UNIT, _("Choose a unit from the list."), field="unit"
+        )
+    return value, str(unit)
+
+
+def _acting_membership(actor: Any) -> Membership:
+    membership = membership_for(actor)
+    if membership is None or not actor.is_active:
+        raise MessagingError(
+            MessagingErrorCode.NO_COMPANY,
+            _("Create or join a company first: inquiries are sent on behalf of a company."),
+        )
+    return membership
+
+
+# --- abuse limits ---------------------------------------------------------------------------
+
+
+def _lock_sender(actor: User) -> None:
+    """Serialise the actor's own writes so a limit can't be passed by sending in parallel.
+
+    On PostgreSQL this locks the user's row; on SQLite every write transaction already holds
+    the database's write lock from its start (IMMEDIATE transactions).
+    """
+    User.objects.select_for_update().filter(pk=actor.pk).values_list("pk", flat=True).first()
+
+
+def _check_inquiry_rate(actor: User, now: datetime) -> None:
+    limit = inquiries_per_hour()
+    sent = Conversation.objects.filter(buyer_user=actor, created_at__gt=now - RATE_WINDOW).count()
+    if sent >= limit:
+        raise RateLimited(
+            MessagingErrorCode.INQUIRY_RATE_LIMIT,
+            _("You have sent %(limit)d inquiries in the last hour. Please try again later.")
+            % {"limit": limit},
+        )
+
+
+def _check_message_rate(actor: User, now: datetime) -> None:
+    limit = messages_per_hour()
+    sent = Message.objects.filter(sender_user=actor, created_at__gt=now - RATE_WINDOW).count()
+    if sent >= limit:
+        raise RateLimited(
+            MessagingErrorCode.MESSAGE_RATE_LIMIT,
+            _("You have sent %(limit)d messages in the last hour. Please try again later.")
+            % {"limit": limit},
+        )
+
+
+def _flag_copies(message: Message, now: datetime) -> None:
+    """Flag `message` and its copies when the same text went to many companies in a day."""
+    copies = list(
+        Message.objects.filter(
+            sender_company_id=message.sender_company_id,
+            body_hash=message.body_hash,
+            created_at__gt=now - DUPLICATE_WINDOW,
+        ).values_list("pk", "conversation__buyer_company_id", "conversation__supplier_company_id")
+    )
+    receivers = {
+        supplier if buyer == message.sender_company_id else buyer for _pk, buyer, supplier in copies
+    }
+    if len(receivers) >= duplicate_companies_threshold():
+        Message.objects.filter(pk__in=[pk for pk, _b, _s in copies]).update(flagged=True)
+        message.flagged = True
+
+
+# --- writes ---------------------------------------------------------------------------------
+
+
+def _add_message(
+    *, conversation: Conversation, actor: User, company_id: int, body: str, now: datetime
+) -> Message:
+    message = Message(
+        conversation=conversation,
+        sender_user=actor,
+        sender_company_id=company_id,
+        body=body,
+        body_hash=body_fingerprint(body),
+        created_at=now,
+    )
+    message.full_clean()
+    message.save()
+    _flag_copies(message, now)
+    _mark(conversation=conversation, company_id=company_id, upto=message.pk, now=now)
+    return message
+
+
+def inquiry_send(
+    *,
+    actor: User,
+    message: Any,
+    product: Product | None = None,
+    company: Company | None = None,
+    quantity: Any = None,
+    unit: Any = "",
+    subject: str = "",
+) -> Conversation:
+    """Open a conversation from the actor's company to the supplier of `product` (or to
+    `company`), with `message` as its first message."""
+    membership = _acting_membership(actor)
+    if product is not None:
+        if product.status != ProductStatus.PUBLISHED:
+            raise MessagingError(
+                MessagingErrorCode.TARGET_NOT_FOUND, _("This product is not available.")
+            )
+        supplier_id = product.company_id
+    elif company is not None:
+        supplier_id = company.pk
+    else:
+        raise MessagingError(
+            MessagingErrorCode.TARGET_NOT_FOUND, _("Choose a product or a company to ask.")
+        )
+    if supplier_id == membership.company_id:
+        raise MessagingError(
+            MessagingErrorCode.OWN_COMPANY, _("You cannot send an inquiry to your own company.")
+        )
+    body = clean_body(message)
+    quantity_value, unit_value = _clean_quantity(quantity, unit)
+    subject = " ".join(str(subject or "").split())
+    if not subject:
+        subject = product.title if product is not None else " ".join(body.split())
+    subject = subject[:SUBJECT_MAX_LENGTH]
+
+    with transaction.atomic():
+        _lock_sender(actor)
+        now = timezone.now()
+        _check_inquiry_rate(actor, now)
+        _check_message_rate(actor, now)
+        conversation = Conversation(
+            buyer_company_id=membership.company_id,
+            buyer_user=actor,
+            supplier_company_id=supplier_id,
+            subject=subject,
+            product=product,
+            quantity=quantity_value,
+            unit=unit_value,
+            created_at=now,
+            last_message_at=now,
+        )
+        try:
+            conversation.full_clean()
+        except ValidationError as exc:
+            raise MessagingError(
+                MessagingErrorCode.TARGET_NOT_FOUND, " ".join(exc.messages)
+            ) from exc
+        conversation.save()
+        first = _add_message(
+            conversation=conversation,
+            actor=actor,
+            company_id=membership.company_id,
+            body=body,
+            now=now,
+        )
+        _notify_other_side(
+            conversation=conversation,
+            message=first,
+            kind=NotificationKind.NEW_INQUIRY,
+            recipients_company_id=supplier_id,
+            sender_company=membership.company,
+        )
+    return conversation
+
+
+def message_send(*, actor: User, conversation: Conversation, body: Any) -> Message:
+    """Add the actor's reply to a conversation of their company."""
+    membership = membership_for(actor)
+    company_id = membership.company_id if membership else None
+    if company_id not in (conversation.buyer_company_id, conversation.supplier_company_id):
+        if is_operator(actor):
+            raise MessagingError(
+                MessagingErrorCode.NOT_PARTICIPANT,
+                _("Only members of the two companies can write in a conversation."),
+            )
+        raise ConversationNotFound(MessagingErrorCode.NOT_FOUND, _("No such conversation."))
+    assert membership is not None and company_id is not None
+    text = clean_body(body)
+    with transaction.atomic():
+        _lock_sender(actor)
+        now = timezone.now()
+        _check_message_rate(actor, now)
+        locked = Conversation.objects.select_for_update().get(pk=conversation.pk)
+        message = _add_message(
+            conversation=locked, actor=actor, company_id=company_id, body=text, now=now
+        )
+        changes: dict[str, Any] = {"last_message_at": now}
+        if company_id == locked.supplier_company_id and locked.supplier_first_reply_at is None:
+            changes["supplier_first_reply_at"] = now
+        Conversation.objects.filter(pk=locked.pk).update(**changes)
+        for field, value in changes.items():
+            setattr(conversation, field, value)
+        _notify_other_side(
+            conversation=locked,
+            message=message,
+            kind=NotificationKind.NEW_MESSAGE,
+            recipients_company_id=locked.other_company_id(company_id),
+            sender_company=membership.company,
+        )
+    return message
+
+
+def _mark(*, conversation: Conversation, company_id: int, upto: int, now: datetime) -> None:
+    mark, created = ConversationRead.objects.select_for_update().get_or_create(
+        conversation=conversation,
+        company_id=company_id,
+        defaults={"last_read_message_id": upto, "read_at": now},
+    )
+    if not created and mark.last_read_message_id < upto:
+        mark.last_read_message_id = upto
+        mark.read_at = now
+        mark.save(update_fields=["last_read_message_id", "read_at"])
+
+
+def conversation_mark_read(*, actor: User, conversation: Conversation) -> None:
+    """Mark every message so far read for the actor's company (and so for all its members).
+    Operators looking at a conversation of other companies change nothing."""
+    membership = membership_for(actor)
+    company_id = membership.company_id if membership else None
+    if company_id not in (conversation.buyer_company_id, conversation.supplier_company_id):
+        if is_operator(actor):
+            return
+        raise ConversationNotFound(MessagingErrorCode.NOT_FOUND, _("No such conversation."))
+    assert company_id is not None
+    with transaction.atomic():
+        latest = conversation.messages.order_by("-id").values_list("id", flat=True).first() or 0
+        _mark(conversation=conversation, company_id=company_id, upto=latest, now=timezone.now())
+
+
+# --- notifications --------------------------------------------------------------------------
+
+
+def _notify_other_side(
+    *,
+    conversation: Conversation,
+    message: Message,
+    kind: str,
+    recipients_company_id: int,
+    sender_company: Company,
+) -> None:
+    with translation.override("en"):
+        link = reverse("messaging:detail", args=[conversation.pk])
+    members = (
+        Membership.objects.filter(company_id=recipients_company_id, user__is_active=True)
+        .select_related("user")
+        .order_by("pk")
+    )
+    for member in members:
+        recipient = member.user
+        language = normalise_ui_language(recipient.preferred_language)
+        company_name = sender_company.name_for(language)
+        notification_create(
+            recipient=recipient,
+            kind=kind,
+            params={"company": company_name, "subject": conversation.subject},
+            link=link,
+            now=message.created_at,
+        )
+        if wants_message_emails(recipient):
+            _queue_message_email(
+                recipient=recipient,
+                language=language,
+                kind=kind,
+                conversation=conversation,
+                message=message,
+                company_name=company_name,
+            )
+
+
+def _queue_message_email(
+    *,
+    recipient: User,
+    language: str,
+    kind: str,
+    conversation: Conversation,
+    message: Message,
+    company_name: str,
+) -> None:
+    with translation.override(language):
+        link = absolute_url(reverse("messaging:detail", args=[conversation.pk]))
+        unsubscribe = absolute_url(
+            reverse("messaging:unsubscribe", args=[unsubscribe_token(recipient)])
+        )
+        if kind == NotificationKind.NEW_INQUIRY:
+            subject = _("New inquiry from %(company)s: %(subject)s")
+            template = "messaging_new_inquiry"
+        else:
+            subject = _("New message from %(company)s in “%(subject)s”")
+            template = "messaging_new_message"
+        subject = subject % {"company": company_name, "subject": conversation.subject}
+    excerpt = message.body
+    if len(excerpt) > EMAIL_EXCERPT_LENGTH:
+        excerpt = excerpt[:EMAIL_EXCERPT_LENGTH] + "…"
+    queue_email(
+        to=recipient.email,
+        subject=subject,
+        template=template,
+        context={
+            "recipient_name": recipient.get_short_name(),
+            "company_name": company_name,
+            "subject": conversation.subject,
+            "excerpt": excerpt,
+            "quantity": conversation.quantity,
+            "unit": conversation.get_unit_display() if conversation.unit else "",
+            "link": link,
+            "unsubscribe_link": unsubscribe,
+        },
+        language=language,
+    )

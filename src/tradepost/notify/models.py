@@ -1,0 +1,55 @@
+"""In-app notifications and each person's email preference."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class NotificationKind(models.TextChoices):
+    NEW_INQUIRY = "new_inquiry", _("New inquiry")
+    NEW_MESSAGE = "new_message", _("New message")
+
+
+class Notification(models.Model):
+    """Something a person should look at. The text is rendered in the reader's language
+    from `kind` and `params`; `link` is a site path without its language prefix."""
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(_("kind"), max_length=30, choices=NotificationKind.choices)
+    params = models.JSONField(_("parameters"), default=dict, blank=True)
+    link = models.CharField(_("link"), max_length=300, blank=True)
+    read_at = models.DateTimeField(_("read at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"))
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["recipient", "-created_at"], name="notification_recent"),
+            models.Index(fields=["recipient", "read_at"], name="notification_unread"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.recipient_id}"
+
+
+class NotificationPreference(models.Model):
+    """A person's choices about email; no row means the defaults (emails on)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference"
+    )
+    email_messages = models.BooleanField(_("email me about inquiries and messages"), default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("notification preference")
+        verbose_name_plural = _("notification preferences")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: email_messages={self.email_messages}"

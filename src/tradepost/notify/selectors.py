@@ -1,0 +1,57 @@
+"""Reads of in-app notifications and email preferences."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import translate_url
+from django.utils.translation import gettext as _
+from django.utils.translation import override
+
+from tradepost.notify.models import Notification, NotificationKind, NotificationPreference
+
+
+def notifications_for(*, user: Any) -> QuerySet[Notification]:
+    """The user's notifications, newest first."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Notification.objects.none()
+    return Notification.objects.filter(recipient_id=user.pk).order_by("-created_at", "-id")
+
+
+def unread_notification_count(*, user: Any) -> int:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return 0
+    return Notification.objects.filter(recipient_id=user.pk, read_at__isnull=True).count()
+
+
+def notification_text(notification: Notification) -> str:
+    """The notification's sentence in the active language."""
+    params = notification.params or {}
+    company = str(params.get("company", ""))
+    subject = str(params.get("subject", ""))
+    if notification.kind == NotificationKind.NEW_INQUIRY:
+        return _("New inquiry from %(company)s: %(subject)s") % {
+            "company": company,
+            "subject": subject,
+        }
+    if notification.kind == NotificationKind.NEW_MESSAGE:
+        return _("New message from %(company)s in “%(subject)s”") % {
+            "company": company,
+            "subject": subject,
+        }
+    return _("Notification")
+
+
+def notification_link(notification: Notification, language: str) -> str:
+    """The notification's link in `language`'s URL prefix."""
+    if not notification.link:
+        return ""
+    with override(language):
+        return translate_url(notification.link, language)
+
+
+def wants_message_emails(user: Any) -> bool:
+    """Whether `user` wants emails about inquiries and messages (yes unless switched off)."""
+    preference = NotificationPreference.objects.filter(user_id=user.pk).first()
+    return preference is None or preference.email_messages

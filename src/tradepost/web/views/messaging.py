@@ -1,0 +1,179 @@
+"""Inquiry, inbox, conversation and notification pages under /<lang>/messages/.
+
+A conversation of other companies answers 404, like a missing one. The unsubscribe page
+works without signing in: the signed token in its link says whose emails to stop.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages as flash
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tradepost.catalog.selectors import MAX_ID, get_published_product
+from tradepost.companies.models import Company
+from tradepost.companies.public_selectors import get_public_company
+from tradepost.companies.selectors import membership_for
+from tradepost.messaging import selectors, services
+from tradepost.messaging.errors import MessagingError, RateLimited
+from tradepost.messaging.forms import InquiryForm, ReplyForm
+from tradepost.notify import selectors as notify_selectors
+from tradepost.notify import services as notify_services
+from tradepost.web.views.accounts import AuthenticatedRequest
+
+CONVERSATIONS_PER_PAGE = 30
+NOTIFICATIONS_PER_PAGE = 50
+
+
+def _int_param(value: str | None) -> int | None:
+    if value is None or not value.isdigit() or not 0 < int(value) <= MAX_ID:
+        return None
+    return int(value)
+
+
+@login_required
+def inquiry_create(request: AuthenticatedRequest) -> HttpResponse:
+    product = None
+    company: Company | None = None
+    product_id = _int_param(request.GET.get("product"))
+    if product_id is not None:
+        product = get_published_product(product_id)
+        if product is None:
+            raise Http404
+        company = product.company
+    else:
+        slug = request.GET.get("company", "")
+        company = get_public_company(slug) if slug and len(slug) <= 80 else None
+        if company is None:
+            raise Http404
+    membership = membership_for(request.user)
+    form = InquiryForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and membership is not None and form.is_valid():
+        try:
+            conversation = services.inquiry_send(
+                actor=request.user,
+                product=product,
+                company=None if product else company,
+                quantity=form.cleaned_data["quantity"],
+                unit=form.cleaned_data["unit"],
+                message=form.cleaned_data["message"],
+            )
+        except MessagingError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+            status = 429 if isinstance(error, RateLimited) else 400
+        else:
+            flash.success(request, _("Your inquiry was sent."))
+            return redirect("messaging:detail", conversation_id=conversation.pk)
+    elif request.method == "POST":
+        status = 400
+    context = {
+        "form": form,
+        "product": product,
+        "company": company,
+        "company_name": company.name_for(get_language() or "en"),
+        "membership": membership,
+        "own_company": membership is not None and membership.company_id == company.pk,
+    }
+    return render(request, "messaging/inquiry_form.html", context, status=status)
+
+
+@login_required
+def inbox(request: AuthenticatedRequest) -> HttpResponse:
+    membership = membership_for(request.user)
+    page = Paginator(selectors.inbox(user=request.user), CONVERSATIONS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    language = get_language() or "en"
+    rows = []
+    for conversation in page.object_list:
+        own = membership.company_id if membership else None
+        other = (
+            conversation.supplier_company
+            if own == conversation.buyer_company_id
+            else conversation.buyer_company
+        )
+        rows.append(
+            {
+                "conversation": conversation,
+                "other_name": other.name_for(language),
+                "is_buyer": own == conversation.buyer_company_id,
+            }
+        )
+    context = {"page": page, "rows": rows, "membership": membership}
+    return render(request, "messaging/inbox.html", context)
+
+
+@login_required
+def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
+    conversation = selectors.access_conversation(request.user, conversation_id)
+    can_write = selectors.is_participant(request.user, conversation)
+    form = ReplyForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.message_send(
+                    actor=request.user, conversation=conversation, body=form.cleaned_data["body"]
+                )
+            except MessagingError as error:
+                form.add_error("body", error.message)
+                status = 429 if isinstance(error, RateLimited) else 400
+            else:
+                return redirect("messaging:detail", conversation_id=conversation.pk)
+        else:
+            status = 400
+    services.conversation_mark_read(actor=request.user, conversation=conversation)
+    language = get_language() or "en"
+    context = {
+        "conversation": conversation,
+        "conversation_messages": selectors.conversation_messages(conversation),
+        "buyer_name": conversation.buyer_company.name_for(language),
+        "supplier_name": conversation.supplier_company.name_for(language),
+        "form": form,
+        "can_write": can_write,
+    }
+    return render(request, "messaging/detail.html", context, status=status)
+
+
+@login_required
+def notifications(request: AuthenticatedRequest) -> HttpResponse:
+    page = Paginator(
+        notify_selectors.notifications_for(user=request.user), NOTIFICATIONS_PER_PAGE
+    ).get_page(request.GET.get("page"))
+    language = get_language() or "en"
+    items = [
+        {
+            "notification": item,
+            "text": notify_selectors.notification_text(item),
+            "link": notify_selectors.notification_link(item, language),
+        }
+        for item in page.object_list
+    ]
+    return render(request, "messaging/notifications.html", {"page": page, "items": items})
+
+
+@login_required
+@require_POST
+def notifications_read_all(request: AuthenticatedRequest) -> HttpResponse:
+    notify_services.notifications_mark_read(actor=request.user)
+    return redirect("messaging:notifications")
+
+
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks to confirm (mail scanners follow links); POST switches the emails off."""
+    if request.method == "POST":
+        user = notify_services.unsubscribe_with_token(token=token)
+        status = 200 if user is not None else 400
+        return render(
+            request,
+            "messaging/unsubscribe.html",
+            {"done": user is not None, "invalid": user is None},
+            status=status,
+        )
+    return render(request, "messaging/unsubscribe.html", {"done": False, "invalid": False})

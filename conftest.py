@@ -12,6 +12,13 @@ def _isolated_media(settings, tmp_path):
 
 
 @pytest.fixture(autouse=True)
+def _isolated_search_index(settings, tmp_path):
+    """Each test gets its own (empty until used) search index folder."""
+    settings.TRADEPOST_INDEX_DIR = tmp_path / "index"
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """Each test starts in English, whatever language an earlier test activated."""
     from django.utils import translation

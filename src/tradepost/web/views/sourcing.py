@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tradepost.catalog.forms import plain_number
+from tradepost.companies.models import BusinessType
 from tradepost.companies.selectors import membership_for
 from tradepost.core.countries import country_name
 from tradepost.core.currencies import COMMON_CURRENCIES
@@ -31,6 +32,7 @@ from tradepost.sourcing.forms import BuyingRequestForm, DeclineForm, QuotationFo
 from tradepost.sourcing.models import BuyingRequest, Quotation
 
 PER_PAGE = 20
+BUSINESS_TYPES = dict(BusinessType.choices)
 BOARD_RECENT_DAYS = (1, 7, 30)
 
 
@@ -60,6 +62,8 @@ def _decorate(requests: Any, language: str) -> None:
         item.destination_name = country_name(item.destination_country, language)
         item.buyer_country_name = country_name(item.buyer.country, language)
         item.quantity_text = plain_number(item.quantity)
+        kinds = [BUSINESS_TYPES.get(code) for code in item.buyer.business_types or []]
+        item.buyer_kind = next((str(k).lower() for k in kinds if k), _("company"))
 
 
 def request_board(request: HttpRequest) -> HttpResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.urls import translate_url
+from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
@@ -47,8 +47,13 @@ def notification_link(notification: Notification, language: str) -> str:
     """The notification's link in `language`'s URL prefix."""
     if not notification.link:
         return ""
-    with override(language):
-        return translate_url(notification.link, language)
+    try:
+        with override("en"):
+            match = resolve(notification.link)
+        with override(language):
+            return reverse(match.view_name, args=match.args, kwargs=match.kwargs)
+    except (Resolver404, NoReverseMatch):
+        return notification.link
 
 
 def wants_message_emails(user: Any) -> bool:

@@ -1,0 +1,164 @@
+"""Emails about inquiries and messages, sent through a real SMTP server started by the test
+(aiosmtpd), and the in-app notifications beside them."""
+
+import email
+import email.policy
+import re
+import socket
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from tests.factories import make_user
+from tests.messaging.factories import make_conversation, make_parties
+from tradepost.messaging import services
+from tradepost.notify import selectors
+from tradepost.notify import services as notify_services
+from tradepost.notify.models import Notification, NotificationPreference
+
+pytestmark = pytest.mark.django_db
+
+
+class _Collect:
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        self.messages.append((list(envelope.rcpt_tos), parsed))
+        return "250 OK"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server(settings):
+    handler = _Collect()
+    controller = Controller(handler, hostname="127.0.0.1", port=_free_port())
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = controller.port
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_HOST_USER = ""
+    settings.EMAIL_HOST_PASSWORD = ""
+    settings.SITE_URL = "https://trade.example"
+    try:
+        yield handler
+    finally:
+        controller.stop()
+
+
+def _parts(message):
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    html = message.get_body(preferencelist=("html",)).get_content()
+    return text, html
+
+
+def test_inquiry_email_in_each_recipients_language(smtp_server, django_capture_on_commit_callbacks):
+    p = make_parties(supplier_language="zh-hans")
+    p.supplier_member.preferred_language = "en"
+    p.supplier_member.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        conversation = make_conversation(p, message="Need 1000 pcs <b>with logo</b>")
+    by_rcpt = {rcpts[0]: message for rcpts, message in smtp_server.messages}
+    assert set(by_rcpt) == {p.supplier_owner.email, p.supplier_member.email}
+
+    chinese = by_rcpt[p.supplier_owner.email]
+    assert chinese["Content-Language"] == "zh-hans"
+    text, html = _parts(chinese)
+    link = f"https://trade.example/zh-hans/messages/{conversation.pk}/"
+    assert link in text
+    assert f'href="{link}"' in html
+    assert '<html lang="zh-hans">' in html
+    assert "您收到此邮件" in text  # the shared footer, already translated
+    assert "Rotterdam Imports BV" in chinese["Subject"]
+    assert "Need 1000 pcs <b>with logo</b>" in text
+    assert "&lt;b&gt;with logo&lt;/b&gt;" in html  # escaped in HTML
+    assert re.search(r"https://trade\.example/zh-hans/messages/unsubscribe/[^/\s]+/", text)
+
+    english = by_rcpt[p.supplier_member.email]
+    assert english["Content-Language"] == "en"
+    text, _html = _parts(english)
+    assert f"https://trade.example/en/messages/{conversation.pk}/" in text
+    assert "Vacuum flask 500ml" in english["Subject"]
+
+
+def test_reply_email_goes_to_the_buyer_side(smtp_server, django_capture_on_commit_callbacks):
+    p = make_parties()
+    conversation = make_conversation(p)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.message_send(actor=p.supplier_owner, conversation=conversation, body="OK!")
+    assert sorted(r[0] for r, _m in smtp_server.messages) == sorted(
+        [p.buyer.email, p.buyer_colleague.email]
+    )
+    text, _html = _parts(smtp_server.messages[0][1])
+    assert "OK!" in text
+    assert f"/en/messages/{conversation.pk}/" in text
+
+
+def test_unsubscribe_link_stops_emails_but_not_notifications(
+    client, smtp_server, django_capture_on_commit_callbacks
+):
+    p = make_parties()
+    with django_capture_on_commit_callbacks(execute=True):
+        conversation = make_conversation(p)
+    owner_mail = next(m for r, m in smtp_server.messages if r == [p.supplier_owner.email])
+    text, _html = _parts(owner_mail)
+    link = re.search(r"https://trade\.example(/en/messages/unsubscribe/[^/\s]+/)", text)[1]
+    # Opening the link (a mail scanner does) changes nothing; confirming does, without login.
+    assert client.get(link).status_code == 200
+    assert not NotificationPreference.objects.exists()
+    assert client.post(link).status_code == 200
+    assert not selectors.wants_message_emails(p.supplier_owner)
+    assert selectors.wants_message_emails(p.supplier_member)
+
+    smtp_server.messages.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.message_send(actor=p.buyer, conversation=conversation, body="Any news?")
+    assert [r for r, _m in smtp_server.messages] == [[p.supplier_member.email]]
+    assert Notification.objects.filter(recipient=p.supplier_owner).count() == 2
+
+
+@pytest.mark.parametrize("token", ["garbage", "x" * 600, "eyJ1Ijo1fQ:abc:def"])
+def test_forged_unsubscribe_tokens_change_nothing(client, token):
+    user = make_user()
+    response = client.post(f"/en/messages/unsubscribe/{token}/")
+    assert response.status_code == 400
+    assert selectors.wants_message_emails(user)
+
+
+def test_token_of_a_changed_address_is_refused():
+    user = make_user()
+    token = notify_services.unsubscribe_token(user)
+    user.email = "new@example.com"
+    user.save()
+    assert notify_services.unsubscribe_with_token(token=token) is None
+    assert selectors.wants_message_emails(user)
+
+
+def test_no_email_is_sent_when_the_inquiry_is_refused(
+    smtp_server, django_capture_on_commit_callbacks
+):
+    p = make_parties()
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(Exception):
+        services.inquiry_send(actor=p.buyer, product=p.product, message="")
+    assert smtp_server.messages == []
+    assert not Notification.objects.exists()
+
+
+def test_mark_read_only_touches_own_notifications():
+    p = make_parties()
+    make_conversation(p)
+    theirs = Notification.objects.get(recipient=p.supplier_owner)
+    changed = notify_services.notifications_mark_read(actor=p.supplier_member, ids=[theirs.pk])
+    assert changed == 0
+    theirs.refresh_from_db()
+    assert theirs.read_at is None
+    assert selectors.unread_notification_count(user=p.supplier_owner) == 1
+    notify_services.notifications_mark_read(actor=p.supplier_owner, ids=[theirs.pk])
+    assert selectors.unread_notification_count(user=p.supplier_owner) == 0

@@ -1,3 +1,459 @@
-from ninja import Router
+"""Buying requests and quotations: /api/v1/requests.
 
-router = Router()
+Open requests are public; the buyer's identity is shown only as country and business types
+until the buyer reveals it. Quotations are visible only to the buyer company and the quoting
+supplier; another company's request or quotation answers exactly like a missing one (404).
+Refused input answers 422 with one entry per field in `errors`; a request that is full, closed,
+or a quota that is used up answers 409.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, Literal
+
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Query, Router, Schema, Status
+from pydantic import Field
+
+from tradepost.api.auth import API_AUTH
+from tradepost.api.problems import ApiProblem, not_found, validation_problem
+from tradepost.companies.selectors import membership_for
+from tradepost.sourcing import selectors, services
+from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
+from tradepost.sourcing.models import BuyingRequest, Quotation
+
+router = Router(tags=["buying requests"])
+
+MAX_PAGE_SIZE = 100
+
+
+def _anonymous(request: HttpRequest) -> Any:
+    """Lets public endpoints run for visitors without a token."""
+    return AnonymousUser()
+
+
+PUBLIC_AUTH = [*API_AUTH, _anonymous]
+
+
+# --- schemas ---------------------------------------------------------------------------------
+
+
+class RequestWrite(Schema):
+    """Fields of a buying request. On PATCH, only the fields sent are changed; once
+    quotations have arrived only `description` and a later `deadline` may change."""
+
+    title: str | None = None
+    description: str | None = Field(None, description="HTML; scripts and styles are removed")
+    original_language: str | None = Field(None, description="Language code, e.g. en, zh-hans")
+    category_id: int | None = Field(None, description="A leaf category's id")
+    quantity: Decimal | None = None
+    unit: str | None = None
+    target_unit_price: Decimal | None = None
+    target_currency: str | None = Field(None, description="ISO 4217 code")
+    destination_country: str | None = Field(None, description="ISO 3166 alpha-2 code")
+    destination_port: str | None = None
+    preferred_incoterm: str | None = None
+    required_certifications: list[str] | None = None
+    deadline: datetime | None = None
+    sealed: bool | None = None
+    reveal_identity: bool | None = None
+
+
+class BuyerOut(Schema):
+    country: str
+    business_types: list[str]
+    company_id: int | None = Field(None, description="Only when the buyer reveals it")
+    name: str | None = Field(None, description="Only when the buyer reveals it")
+
+
+class RequestOut(Schema):
+    id: int
+    title: str
+    description: str
+    original_language: str
+    category_id: int
+    quantity: Decimal
+    unit: str
+    target_unit_price: Decimal | None
+    target_currency: str
+    destination_country: str
+    destination_port: str
+    preferred_incoterm: str
+    required_certifications: list[str]
+    deadline: datetime
+    sealed: bool
+    reveal_identity: bool
+    status: str
+    quote_limit: int
+    quotation_count: int | None = Field(None, description="Null while sealed")
+    buyer: BuyerOut
+    created_at: datetime
+
+
+class RequestPage(Schema):
+    count: int
+    page: int
+    page_size: int
+    next_page: int | None
+    previous_page: int | None
+    items: list[RequestOut]
+
+
+class BoardQuery(Schema):
+    category_id: int | None = Field(None, ge=1, le=2**31)
+    destination_country: str | None = Field(None, max_length=2)
+    min_quantity: Decimal | None = Field(None, ge=0, le=10**12)
+    max_quantity: Decimal | None = Field(None, ge=0, le=10**12)
+    posted_within_days: int | None = Field(None, ge=1, le=3650)
+    page: int = Field(1, ge=1, le=1_000_000)
+    page_size: int = Field(20, ge=1, le=MAX_PAGE_SIZE)
+
+
+class PageQuery(Schema):
+    page: int = Field(1, ge=1, le=1_000_000)
+    page_size: int = Field(20, ge=1, le=MAX_PAGE_SIZE)
+
+
+class PriceTier(Schema):
+    min_quantity: Decimal
+    unit_price: Decimal
+
+
+class QuotationWrite(Schema):
+    unit_price: Decimal
+    currency: str = Field(description="ISO 4217 code")
+    price_tiers: list[PriceTier] = []
+    moq: Decimal
+    lead_time_days: int
+    incoterm: str
+    named_place: str = ""
+    payment_terms: list[str] = []
+    valid_until: date
+    sample_available: bool = False
+    sample_cost: Decimal | None = None
+    message: str = ""
+
+
+class QuotationOut(Schema):
+    id: int
+    request_id: int
+    supplier_id: int
+    supplier_name: str
+    supplier_verified: bool
+    unit_price: Decimal
+    currency: str
+    price_tiers: list[dict[str, str]]
+    moq: Decimal
+    lead_time_days: int
+    incoterm: str
+    named_place: str
+    payment_terms: list[str]
+    valid_until: date
+    sample_available: bool
+    sample_cost: Decimal | None
+    message: str
+    status: str
+    decline_reason: str
+    revision: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class ComparedOut(QuotationOut):
+    normalised_unit_price: Decimal | None
+    rate_date: date | None
+
+
+class ComparisonOut(Schema):
+    currency: str
+    rates_as_of: date | None
+    missing_currencies: list[str]
+    items: list[ComparedOut]
+
+
+class ComparisonQuery(Schema):
+    currency: str = Field("USD", max_length=3)
+    sort: Literal["price", "lead_time", "moq", "verified", "received"] = "price"
+
+
+class DeclineIn(Schema):
+    reason: str
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _problem(error: SourcingError) -> ApiProblem:
+    errors = {
+        ("body" if field == NON_FIELD_ERRORS else field): messages
+        for field, messages in error.message_dict.items()
+    }
+    code = error.code
+    if code == SourcingErrorCode.NOT_ALLOWED:
+        return not_found()
+    if code == SourcingErrorCode.NO_COMPANY:
+        return ApiProblem(403, str(code), _("You do not act for a company"), error.summary)
+    if code == SourcingErrorCode.EMAIL_NOT_VERIFIED:
+        return ApiProblem(403, str(code), _("Email address not confirmed"), error.summary)
+    if code == SourcingErrorCode.OWN_REQUEST:
+        return ApiProblem(403, str(code), _("Your own request"), error.summary)
+    if code == SourcingErrorCode.REQUEST_FULL:
+        return ApiProblem(409, str(code), _("The request is full"), error.summary)
+    if code == SourcingErrorCode.QUOTA_EXCEEDED:
+        return ApiProblem(409, str(code), _("Monthly quota used up"), error.summary)
+    if code in (SourcingErrorCode.REQUEST_NOT_OPEN, SourcingErrorCode.WRONG_STATE):
+        return ApiProblem(409, str(code), _("Not possible in this state"), error.summary)
+    problem = validation_problem(errors)
+    if code == SourcingErrorCode.LOCKED_AFTER_QUOTES:
+        problem.status, problem.code = 409, str(code)
+    return problem
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.auth  # type: ignore[attr-defined]
+
+
+def _request_out(item: BuyingRequest, *, user: Any, own_company_id: int | None) -> dict[str, Any]:
+    data = {name: getattr(item, name) for name in RequestOut.model_fields if hasattr(item, name)}
+    revealed = item.reveal_identity or own_company_id == item.buyer_id
+    data["buyer"] = {
+        "country": item.buyer.country,
+        "business_types": list(item.buyer.business_types or []),
+        "company_id": item.buyer_id if revealed else None,
+        "name": item.buyer.legal_name if revealed else None,
+    }
+    data["quotation_count"] = selectors.visible_quotation_count(user=user, buying_request=item)
+    return data
+
+
+def _own_company_id(user: Any) -> int | None:
+    membership = membership_for(user)
+    return membership.company_id if membership else None
+
+
+def _quotation_out(quotation: Quotation) -> dict[str, Any]:
+    data = {
+        name: getattr(quotation, name)
+        for name in QuotationOut.model_fields
+        if hasattr(quotation, name)
+    }
+    data["supplier_name"] = quotation.supplier.legal_name
+    data["supplier_verified"] = quotation.supplier.is_verified
+    return data
+
+
+def _page(queryset: Any, page: int, page_size: int) -> tuple[int, list[Any], dict[str, Any]]:
+    count = queryset.count()
+    start = (page - 1) * page_size
+    items = list(queryset[start : start + page_size])
+    meta = {
+        "count": count,
+        "page": page,
+        "page_size": page_size,
+        "next_page": page + 1 if start + page_size < count else None,
+        "previous_page": page - 1 if page > 1 else None,
+    }
+    return count, items, meta
+
+
+# --- requests --------------------------------------------------------------------------------
+
+
+@router.get("", response=RequestPage, auth=PUBLIC_AUTH, summary="Open buying requests")
+def list_requests(request: HttpRequest, query: Query[BoardQuery]) -> dict[str, Any]:
+    filters = selectors.BoardFilters(
+        category_id=query.category_id,
+        destination_country=query.destination_country or "",
+        min_quantity=query.min_quantity,
+        max_quantity=query.max_quantity,
+        posted_within_days=query.posted_within_days,
+    )
+    user = _user(request)
+    own = _own_company_id(user)
+    _count, items, meta = _page(
+        selectors.open_requests(filters=filters), query.page, query.page_size
+    )
+    return {**meta, "items": [_request_out(i, user=user, own_company_id=own) for i in items]}
+
+
+@router.post("", response={201: RequestOut}, auth=API_AUTH, summary="Post a buying request")
+def create_request(request: HttpRequest, payload: RequestWrite) -> Status[dict[str, Any]]:
+    user = _user(request)
+    try:
+        created = services.request_create(actor=user, fields=payload.model_dump(exclude_unset=True))
+    except SourcingError as error:
+        raise _problem(error) from None
+    created = selectors.access_request(user=user, request_id=created.pk)
+    return Status(201, _request_out(created, user=user, own_company_id=created.buyer_id))
+
+
+@router.get("/mine", response=RequestPage, auth=API_AUTH, summary="My company's requests")
+def my_requests(request: HttpRequest, query: Query[PageQuery]) -> dict[str, Any]:
+    user = _user(request)
+    own = _own_company_id(user)
+    if own is None:
+        raise _problem(
+            SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
+        )
+    queryset = selectors.requests_of_company(company_id=own).select_related("buyer")
+    _count, items, meta = _page(queryset, query.page, query.page_size)
+    return {**meta, "items": [_request_out(i, user=user, own_company_id=own) for i in items]}
+
+
+@router.get("/{int:request_id}", response=RequestOut, auth=PUBLIC_AUTH, summary="One request")
+def get_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
+    user = _user(request)
+    item = selectors.access_request(user=user, request_id=request_id)
+    return _request_out(item, user=user, own_company_id=_own_company_id(user))
+
+
+@router.patch("/{int:request_id}", response=RequestOut, auth=API_AUTH, summary="Change a request")
+def update_request(request: HttpRequest, request_id: int, payload: RequestWrite) -> dict[str, Any]:
+    user = _user(request)
+    item = selectors.access_request_for_buyer(user=user, request_id=request_id)
+    try:
+        services.request_update(
+            actor=user, buying_request=item, fields=payload.model_dump(exclude_unset=True)
+        )
+    except SourcingError as error:
+        raise _problem(error) from None
+    item = selectors.access_request_for_buyer(user=user, request_id=request_id)
+    return _request_out(item, user=user, own_company_id=item.buyer_id)
+
+
+@router.post(
+    "/{int:request_id}/close", response=RequestOut, auth=API_AUTH, summary="Close a request"
+)
+def close_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
+    user = _user(request)
+    item = selectors.access_request_for_buyer(user=user, request_id=request_id)
+    try:
+        services.request_close(actor=user, buying_request=item)
+    except SourcingError as error:
+        raise _problem(error) from None
+    return _request_out(item, user=user, own_company_id=item.buyer_id)
+
+
+# --- quotations ------------------------------------------------------------------------------
+
+
+@router.get(
+    "/{int:request_id}/quotations",
+    response=ComparisonOut,
+    auth=API_AUTH,
+    summary="The request's quotations side by side (buyer only)",
+)
+def list_quotations(
+    request: HttpRequest, request_id: int, query: Query[ComparisonQuery]
+) -> dict[str, Any]:
+    item = selectors.access_request_for_buyer(user=_user(request), request_id=request_id)
+    comparison = selectors.compare_quotations(
+        buying_request=item, currency=query.currency, sort=query.sort
+    )
+    return {
+        "currency": comparison.currency,
+        "rates_as_of": comparison.rates_as_of,
+        "missing_currencies": comparison.missing_currencies,
+        "items": [
+            {
+                **_quotation_out(row.quotation),
+                "normalised_unit_price": row.normalised_price,
+                "rate_date": row.rate_date,
+            }
+            for row in comparison.rows
+        ],
+    }
+
+
+@router.post(
+    "/{int:request_id}/quotations",
+    response={201: QuotationOut},
+    auth=API_AUTH,
+    summary="Send or revise my company's quotation",
+)
+def submit_quotation(
+    request: HttpRequest, request_id: int, payload: QuotationWrite
+) -> Status[dict[str, Any]]:
+    user = _user(request)
+    item = selectors.access_request(user=user, request_id=request_id)
+    fields = payload.model_dump()
+    fields["price_tiers"] = [
+        {"min_quantity": str(t.min_quantity), "unit_price": str(t.unit_price)}
+        for t in payload.price_tiers
+    ]
+    try:
+        quotation = services.quotation_submit(actor=user, buying_request=item, fields=fields)
+    except SourcingError as error:
+        raise _problem(error) from None
+    return Status(
+        201, _quotation_out(selectors.access_quotation(user=user, quotation_id=quotation.pk))
+    )
+
+
+@router.get("/quotations/mine", response=list[QuotationOut], auth=API_AUTH, summary="My quotations")
+def my_quotations(request: HttpRequest, query: Query[PageQuery]) -> list[dict[str, Any]]:
+    own = _own_company_id(_user(request))
+    if own is None:
+        return []
+    queryset = selectors.quotations_of_supplier(company_id=own).select_related("supplier")
+    _count, items, _meta = _page(queryset, query.page, query.page_size)
+    return [_quotation_out(q) for q in items]
+
+
+@router.get(
+    "/quotations/{int:quotation_id}", response=QuotationOut, auth=API_AUTH, summary="A quotation"
+)
+def get_quotation(request: HttpRequest, quotation_id: int) -> dict[str, Any]:
+    return _quotation_out(
+        selectors.access_quotation(user=_user(request), quotation_id=quotation_id)
+    )
+
+
+def _decide(request: HttpRequest, quotation_id: int, action: str, reason: str = "") -> Any:
+    user = _user(request)
+    quotation = selectors.access_quotation_for_buyer(user=user, quotation_id=quotation_id)
+    try:
+        if action == "shortlist":
+            services.quotation_shortlist(actor=user, quotation=quotation)
+        elif action == "decline":
+            services.quotation_decline(actor=user, quotation=quotation, reason=reason)
+        else:
+            services.quotation_award(actor=user, quotation=quotation)
+    except SourcingError as error:
+        raise _problem(error) from None
+    return _quotation_out(selectors.access_quotation(user=user, quotation_id=quotation_id))
+
+
+@router.post(
+    "/quotations/{int:quotation_id}/shortlist",
+    response=QuotationOut,
+    auth=API_AUTH,
+    summary="Shortlist a quotation (buyer)",
+)
+def shortlist_quotation(request: HttpRequest, quotation_id: int) -> Any:
+    return _decide(request, quotation_id, "shortlist")
+
+
+@router.post(
+    "/quotations/{int:quotation_id}/decline",
+    response=QuotationOut,
+    auth=API_AUTH,
+    summary="Decline a quotation with a reason (buyer)",
+)
+def decline_quotation(request: HttpRequest, quotation_id: int, payload: DeclineIn) -> Any:
+    return _decide(request, quotation_id, "decline", payload.reason)
+
+
+@router.post(
+    "/quotations/{int:quotation_id}/award",
+    response=QuotationOut,
+    auth=API_AUTH,
+    summary="Award the request to a quotation (buyer)",
+)
+def award_quotation(request: HttpRequest, quotation_id: int) -> Any:
+    return _decide(request, quotation_id, "award")

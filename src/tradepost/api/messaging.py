@@ -1,3 +1,317 @@
-from ninja import Router
+"""Conversations, messages and inquiries (/api/v1/conversations) and the signed-in user's
+notifications (`notifications_router`, to mount at /api/v1/notifications).
 
-router = Router()
+Only members of a conversation's two companies (and operators, read-only) see it; any other
+id answers exactly like a missing one (404). Refusals answer with problem details.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from ninja import Query, Router, Schema, Status
+from pydantic import Field
+
+from tradepost.accounts.models import User
+from tradepost.api.auth import API_AUTH
+from tradepost.api.problems import ApiProblem, not_found, validation_problem
+from tradepost.catalog.selectors import MAX_ID, get_published_product
+from tradepost.companies.models import Company
+from tradepost.companies.public_selectors import public_companies
+from tradepost.messaging import selectors, services
+from tradepost.messaging.errors import (
+    ConversationNotFound,
+    MessagingError,
+    MessagingErrorCode,
+    RateLimited,
+)
+from tradepost.messaging.models import Conversation, Message
+from tradepost.notify import selectors as notify_selectors
+from tradepost.notify import services as notify_services
+from tradepost.notify.models import Notification
+
+router = Router(auth=API_AUTH, tags=["conversations"])
+notifications_router = Router(auth=API_AUTH, tags=["notifications"])
+
+MAX_PAGE_SIZE = 100
+_FORBIDDEN = {
+    MessagingErrorCode.NO_COMPANY,
+    MessagingErrorCode.OWN_COMPANY,
+    MessagingErrorCode.NOT_PARTICIPANT,
+}
+
+
+# --- schemas --------------------------------------------------------------------------------
+
+
+class CompanyRef(Schema):
+    id: int
+    name: str
+
+
+class ConversationOut(Schema):
+    id: int
+    subject: str
+    buyer_company: CompanyRef
+    supplier_company: CompanyRef
+    product_id: int | None
+    buying_request_id: int | None
+    quantity: Decimal | None
+    unit: str
+    created_at: datetime
+    last_message_at: datetime
+    unread: int = Field(description="Messages from the other side your company has not read")
+
+
+class ConversationPage(Schema):
+    count: int
+    page: int
+    items: list[ConversationOut]
+
+
+class MessageOut(Schema):
+    id: int
+    conversation_id: int
+    sender_company_id: int
+    sender_user_id: int | None
+    sender_name: str
+    body: str = Field(description="Plain text as typed; escape it when showing it as HTML")
+    created_at: datetime
+
+
+class MessageIn(Schema):
+    body: str
+
+
+class InquiryIn(Schema):
+    product_id: int | None = Field(None, description="A published product's id")
+    company_id: int | None = Field(None, description="The supplier company, when no product")
+    quantity: Decimal | None = None
+    unit: str = ""
+    message: str
+
+
+class NotificationOut(Schema):
+    id: int
+    kind: str
+    text: str
+    link: str
+    read: bool
+    created_at: datetime
+
+
+class NotificationPage(Schema):
+    count: int
+    unread: int
+    page: int
+    items: list[NotificationOut]
+
+
+class MarkRead(Schema):
+    ids: list[int] | None = Field(None, description="Leave out to mark every notification read")
+
+
+class Paging(Schema):
+    page: int = Field(1, ge=1, le=100_000)
+    page_size: int = Field(30, ge=1, le=MAX_PAGE_SIZE)
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def _problem(error: MessagingError) -> ApiProblem:
+    if isinstance(error, ConversationNotFound):
+        return not_found(error.message)
+    if isinstance(error, RateLimited):
+        return ApiProblem(429, str(error.code), _("Too many requests"), error.message)
+    if error.code == MessagingErrorCode.TARGET_NOT_FOUND:
+        return not_found(error.message)
+    if error.code in _FORBIDDEN:
+        return ApiProblem(403, str(error.code), _("Not allowed"), error.message)
+    return validation_problem({error.field or "body": [error.message]})
+
+
+def _company(company: Company, language: str) -> dict[str, Any]:
+    return {"id": company.pk, "name": company.name_for(language)}
+
+
+def _conversation_out(conversation: Conversation, *, unread: int) -> dict[str, Any]:
+    language = get_language() or "en"
+    return {
+        "id": conversation.pk,
+        "subject": conversation.subject,
+        "buyer_company": _company(conversation.buyer_company, language),
+        "supplier_company": _company(conversation.supplier_company, language),
+        "product_id": conversation.product_id,
+        "buying_request_id": conversation.buying_request_id,
+        "quantity": conversation.quantity,
+        "unit": conversation.unit,
+        "created_at": conversation.created_at,
+        "last_message_at": conversation.last_message_at,
+        "unread": unread,
+    }
+
+
+def _message_out(message: Message) -> dict[str, Any]:
+    return {
+        "id": message.pk,
+        "conversation_id": message.conversation_id,
+        "sender_company_id": message.sender_company_id,
+        "sender_user_id": message.sender_user_id,
+        "sender_name": message.sender_user.get_full_name() if message.sender_user else "",
+        "body": message.body,
+        "created_at": message.created_at,
+    }
+
+
+def _user(request: HttpRequest) -> User:
+    """The signed-in user (every endpoint here requires one)."""
+    user = request.auth  # type: ignore[attr-defined]
+    assert isinstance(user, User)
+    return user
+
+
+def _access(request: HttpRequest, conversation_id: str) -> Conversation:
+    try:
+        return selectors.access_conversation(request.user, conversation_id)
+    except ConversationNotFound as error:
+        raise not_found(error.message) from None
+
+
+def _unread(request: HttpRequest, conversation: Conversation) -> int:
+    company_id = selectors.company_id_for(request.user)
+    if company_id is None or company_id not in (
+        conversation.buyer_company_id,
+        conversation.supplier_company_id,
+    ):
+        return 0
+    return selectors.unread_in(conversation, company_id=company_id)
+
+
+def _positive_id(value: int | None) -> int | None:
+    return value if value is not None and 0 < value <= MAX_ID else None
+
+
+# --- conversations --------------------------------------------------------------------------
+
+
+@router.get("", response=ConversationPage, summary="Your company's conversations")
+def list_conversations(request: HttpRequest, paging: Query[Paging]):
+    paginator = Paginator(selectors.inbox(user=request.user), paging.page_size)
+    page = paginator.get_page(paging.page)
+    return {
+        "count": paginator.count,
+        "page": page.number,
+        "items": [_conversation_out(c, unread=getattr(c, "unread", 0)) for c in page.object_list],
+    }
+
+
+@router.post(
+    "/inquiries",
+    response={201: ConversationOut},
+    summary="Send an inquiry: opens a conversation with a supplier",
+)
+def create_inquiry(request: HttpRequest, payload: InquiryIn):
+    product = None
+    company = None
+    if payload.product_id is not None:
+        product_id = _positive_id(payload.product_id)
+        product = get_published_product(product_id) if product_id else None
+        if product is None:
+            raise not_found(_("No such product."))
+    elif payload.company_id is not None:
+        company_id = _positive_id(payload.company_id)
+        company = public_companies().filter(pk=company_id).first() if company_id else None
+        if company is None:
+            raise not_found(_("No such company."))
+    else:
+        raise validation_problem({"product_id": [_("Send product_id or company_id.")]})
+    try:
+        conversation = services.inquiry_send(
+            actor=_user(request),
+            product=product,
+            company=company,
+            quantity=payload.quantity,
+            unit=payload.unit,
+            message=payload.message,
+        )
+    except MessagingError as error:
+        raise _problem(error) from None
+    conversation = selectors.access_conversation(request.user, conversation.pk)
+    return Status(201, _conversation_out(conversation, unread=0))
+
+
+@router.get("/{conversation_id}", response=ConversationOut, summary="One conversation")
+def get_conversation(request: HttpRequest, conversation_id: str):
+    conversation = _access(request, conversation_id)
+    return _conversation_out(conversation, unread=_unread(request, conversation))
+
+
+@router.get(
+    "/{conversation_id}/messages", response=list[MessageOut], summary="Messages, oldest first"
+)
+def list_messages(request: HttpRequest, conversation_id: str):
+    conversation = _access(request, conversation_id)
+    return [_message_out(m) for m in selectors.conversation_messages(conversation)]
+
+
+@router.post(
+    "/{conversation_id}/messages", response={201: MessageOut}, summary="Reply in a conversation"
+)
+def send_message(request: HttpRequest, conversation_id: str, payload: MessageIn):
+    conversation = _access(request, conversation_id)
+    try:
+        message = services.message_send(
+            actor=_user(request), conversation=conversation, body=payload.body
+        )
+    except MessagingError as error:
+        raise _problem(error) from None
+    return Status(201, _message_out(message))
+
+
+@router.post("/{conversation_id}/read", response={204: None}, summary="Mark everything read")
+def mark_read(request: HttpRequest, conversation_id: str):
+    conversation = _access(request, conversation_id)
+    services.conversation_mark_read(actor=_user(request), conversation=conversation)
+    return Status(204, None)
+
+
+# --- notifications --------------------------------------------------------------------------
+
+
+def _notification_out(notification: Notification, language: str) -> dict[str, Any]:
+    return {
+        "id": notification.pk,
+        "kind": notification.kind,
+        "text": notify_selectors.notification_text(notification),
+        "link": notify_selectors.notification_link(notification, language),
+        "read": notification.read_at is not None,
+        "created_at": notification.created_at,
+    }
+
+
+@notifications_router.get("", response=NotificationPage, summary="Your notifications")
+def list_notifications(request: HttpRequest, paging: Query[Paging]):
+    paginator = Paginator(notify_selectors.notifications_for(user=request.user), paging.page_size)
+    page = paginator.get_page(paging.page)
+    language = get_language() or "en"
+    return {
+        "count": paginator.count,
+        "unread": notify_selectors.unread_notification_count(user=request.user),
+        "page": page.number,
+        "items": [_notification_out(n, language) for n in page.object_list],
+    }
+
+
+@notifications_router.post(
+    "/read", response={200: dict[str, int]}, summary="Mark notifications read"
+)
+def read_notifications(request: HttpRequest, payload: MarkRead):
+    changed = notify_services.notifications_mark_read(actor=_user(request), ids=payload.ids)
+    return {"marked": changed}

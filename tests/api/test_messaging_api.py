@@ -1,0 +1,251 @@
+"""/api/v1/conversations and /api/v1/notifications through HTTP with bearer tokens."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import NoReverseMatch, reverse
+
+from tests.factories import make_company, make_operator, make_product, make_user
+from tests.messaging.factories import make_conversation, make_parties
+from tradepost.accounts.tokens import token_create
+from tradepost.catalog.models import ProductStatus
+from tradepost.messaging.models import Conversation, ConversationRead, Message
+from tradepost.notify.models import Notification
+
+pytestmark = pytest.mark.django_db
+
+BASE = "/api/v1/conversations"
+
+
+class Api:
+    def __init__(self, user=None):
+        self.client = Client()
+        self.headers = {}
+        if user is not None:
+            _token, secret = token_create(user=user, name="tests")
+            self.headers = {"Authorization": f"Bearer {secret}"}
+
+    def get(self, path):
+        return self.client.get(path, headers=self.headers)
+
+    def post(self, path, data=None):
+        return self.client.post(
+            path, json.dumps(data or {}), content_type="application/json", headers=self.headers
+        )
+
+
+def _state():
+    return (
+        Conversation.objects.count(),
+        list(Message.objects.order_by("pk").values_list("pk", "body")),
+        list(ConversationRead.objects.values_list("company_id", "last_read_message_id")),
+        list(Notification.objects.values_list("pk", "read_at")),
+    )
+
+
+def _problem(response, status):
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    return response.json()
+
+
+def test_inquiry_create_list_detail_messages():
+    p = make_parties()
+    buyer = Api(p.buyer)
+    response = buyer.post(
+        f"{BASE}/inquiries",
+        {"product_id": p.product.pk, "quantity": "1000", "unit": "pieces", "message": "Price?"},
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    conversation_id = body["id"]
+    assert body["supplier_company"]["id"] == p.supplier_company.pk
+    assert body["buyer_company"]["name"] == "Rotterdam Imports BV"
+    assert body["product_id"] == p.product.pk
+    assert body["buying_request_id"] is None
+
+    supplier = Api(p.supplier_member)
+    listing = supplier.get(BASE).json()
+    assert listing["count"] == 1
+    assert listing["items"][0]["unread"] == 1
+    assert supplier.get(f"{BASE}/{conversation_id}").json()["unread"] == 1
+    reply = supplier.post(f"{BASE}/{conversation_id}/messages", {"body": "<i>2.80</i>"})
+    assert reply.status_code == 201
+    assert reply.json()["body"] == "<i>2.80</i>"
+    messages = buyer.get(f"{BASE}/{conversation_id}/messages").json()
+    assert [m["body"] for m in messages] == ["Price?", "<i>2.80</i>"]
+    assert buyer.get(f"{BASE}/{conversation_id}").json()["unread"] == 1
+    assert buyer.post(f"{BASE}/{conversation_id}/read").status_code == 204
+    assert Api(p.buyer_colleague).get(f"{BASE}/{conversation_id}").json()["unread"] == 0
+
+
+def test_inquiry_to_a_company():
+    p = make_parties()
+    response = Api(p.buyer).post(
+        f"{BASE}/inquiries", {"company_id": p.supplier_company.pk, "message": "Catalogue?"}
+    )
+    assert response.status_code == 201
+    assert response.json()["product_id"] is None
+
+
+@pytest.mark.parametrize(
+    ("payload", "status", "code"),
+    [
+        ({"message": "Hi"}, 422, "validation-error"),
+        ({"product_id": 999999, "message": "Hi"}, 404, "not-found"),
+        ({"product_id": -1, "message": "Hi"}, 404, "not-found"),
+        ({"product_id": 2**70, "message": "Hi"}, 404, "not-found"),
+        ({"company_id": 999999, "message": "Hi"}, 404, "not-found"),
+        ({"product_id": "abc", "message": "Hi"}, 422, "validation-error"),
+        ({"product_id": None, "company_id": None, "message": "Hi"}, 422, "validation-error"),
+        ({"product": "P", "message": ""}, 422, "validation-error"),
+        ("PRODUCT", 422, "empty-body"),
+        ("TOO_LONG", 422, "body-too-long"),
+        ("NEGATIVE", 422, "invalid-quantity"),
+        ("BAD_UNIT", 422, "invalid-unit"),
+        ("DRAFT", 404, "not-found"),
+    ],
+)
+def test_inquiry_bad_input(payload, status, code):
+    p = make_parties()
+    presets = {
+        "PRODUCT": {"product_id": p.product.pk, "message": "  "},
+        "TOO_LONG": {"product_id": p.product.pk, "message": "x" * 5001},
+        "NEGATIVE": {"product_id": p.product.pk, "message": "Hi", "quantity": "-1", "unit": "kg"},
+        "BAD_UNIT": {"product_id": p.product.pk, "message": "Hi", "quantity": "1", "unit": "zz"},
+        "DRAFT": {
+            "product_id": make_product(company=p.supplier_company, status=ProductStatus.DRAFT).pk,
+            "message": "Hi",
+        },
+    }
+    payload = presets.get(payload, payload) if isinstance(payload, str) else payload
+    before = _state()
+    body = _problem(Api(p.buyer).post(f"{BASE}/inquiries", payload), status)
+    fields = {
+        "empty-body": "message",
+        "body-too-long": "message",
+        "invalid-quantity": "quantity",
+        "invalid-unit": "unit",
+    }
+    if code in fields:
+        assert body["type"].endswith("validation-error")
+        assert [e["field"] for e in body["errors"]] == [fields[code]]
+    else:
+        assert body["type"].endswith(code)
+    assert _state() == before
+
+
+def test_inquiry_refusals_for_the_actor():
+    p = make_parties()
+    before = _state()
+    body = _problem(
+        Api(make_user()).post(f"{BASE}/inquiries", {"product_id": p.product.pk, "message": "x"}),
+        403,
+    )
+    assert body["type"].endswith("no-company")
+    body = _problem(
+        Api(p.supplier_member).post(
+            f"{BASE}/inquiries", {"product_id": p.product.pk, "message": "x"}
+        ),
+        403,
+    )
+    assert body["type"].endswith("own-company")
+    _problem(Api().post(f"{BASE}/inquiries", {"product_id": p.product.pk, "message": "x"}), 401)
+    assert _state() == before
+
+
+def test_rate_limit_answers_429(settings):
+    settings.TRADEPOST_MESSAGES_PER_HOUR = 2
+    p = make_parties()
+    conversation = make_conversation(p)
+    api = Api(p.buyer)
+    assert api.post(f"{BASE}/{conversation.pk}/messages", {"body": "two"}).status_code == 201
+    before = _state()
+    body = _problem(api.post(f"{BASE}/{conversation.pk}/messages", {"body": "three"}), 429)
+    assert body["type"].endswith("message-rate-limit")
+    assert _state() == before
+
+
+@pytest.mark.parametrize("who", ["anonymous", "no_company", "other_company"])
+def test_outsiders_get_404_like_missing_ids_and_change_nothing(who):
+    p = make_parties()
+    conversation = make_conversation(p)
+    if who == "anonymous":
+        api = Api()
+    elif who == "no_company":
+        api = Api(make_user())
+    else:
+        other = make_user()
+        make_company(owner=other)
+        api = Api(other)
+    before = _state()
+    expected = 401 if who == "anonymous" else 404
+    for suffix in ("", "/messages"):
+        theirs = api.get(f"{BASE}/{conversation.pk}{suffix}")
+        missing = api.get(f"{BASE}/{conversation.pk + 999}{suffix}")
+        assert theirs.status_code == missing.status_code == expected
+        if expected == 404:
+            assert theirs.json()["title"] == missing.json()["title"]
+    assert api.post(f"{BASE}/{conversation.pk}/messages", {"body": "x"}).status_code == expected
+    assert api.post(f"{BASE}/{conversation.pk}/read").status_code == expected
+    for weird in ("abc", "-1", str(2**70)):
+        assert api.get(f"{BASE}/{weird}").status_code == expected
+    if who != "anonymous":
+        assert api.get(BASE).json()["count"] == 0
+    assert _state() == before
+
+
+def test_operator_reads_but_cannot_write():
+    p = make_parties()
+    conversation = make_conversation(p)
+    api = Api(make_operator())
+    assert api.get(f"{BASE}/{conversation.pk}").status_code == 200
+    assert api.get(f"{BASE}/{conversation.pk}/messages").status_code == 200
+    before = _state()
+    _problem(api.post(f"{BASE}/{conversation.pk}/messages", {"body": "x"}), 403)
+    assert api.post(f"{BASE}/{conversation.pk}/read").status_code == 204
+    assert _state() == before
+
+
+def test_list_query_count_does_not_grow(django_assert_max_num_queries):
+    p = make_parties()
+    for n in range(6):
+        make_conversation(p, message=f"m{n}")
+    api = Api(p.supplier_owner)
+    with django_assert_max_num_queries(8):
+        data = api.get(f"{BASE}?page_size=5").json()
+    assert data["count"] == 6
+    assert len(data["items"]) == 5
+
+
+def _notifications_mounted() -> bool:
+    try:
+        reverse("api:list_notifications")
+    except NoReverseMatch:
+        return False
+    return True
+
+
+@pytest.mark.skipif(
+    not _notifications_mounted(), reason="notifications_router not mounted in api/urls.py yet"
+)
+def test_notifications_list_and_mark_read():
+    p = make_parties()
+    make_conversation(p)
+    make_conversation(p, message="second")
+    api = Api(p.supplier_member)
+    data = api.get("/api/v1/notifications").json()
+    assert data["count"] == 2
+    assert data["unread"] == 2
+    first = data["items"][0]
+    assert first["kind"] == "new_inquiry"
+    assert first["link"].startswith("/en/messages/")
+    theirs = Notification.objects.filter(recipient=p.supplier_owner).first()
+    marked = api.post("/api/v1/notifications/read", {"ids": [first["id"], theirs.pk]})
+    assert marked.json() == {"marked": 1}
+    assert api.post("/api/v1/notifications/read", {}).json() == {"marked": 1}
+    assert Notification.objects.filter(recipient=p.supplier_owner, read_at=None).count() == 2
+    assert Api().get("/api/v1/notifications").status_code == 401

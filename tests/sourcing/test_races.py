@@ -1,0 +1,114 @@
+"""Concurrent writers on real connections (PostgreSQL: SQLite serialises whole-database writes,
+so these run there only; the conditional-update tests in test_services cover both databases)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from tests.sourcing.factories import make_request, make_trader, quotation_fields
+from tradepost.sourcing import services
+from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
+from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus, QuoteUsage
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
+    ),
+]
+
+
+def _race(*calls: Callable[[], Any]) -> list[Any]:
+    """Run the calls in threads released together; each result is a value or the exception."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], Any]) -> None:
+        from django.db import connections
+
+        try:
+            barrier.wait(timeout=10)
+            results[index] = call()
+        except Exception as error:  # the test inspects it
+            results[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return results
+
+
+def _errors(results: list[Any]) -> list[SourcingError]:
+    return [r for r in results if isinstance(r, SourcingError)]
+
+
+def test_two_quotations_for_the_last_slot():
+    request = make_request()
+    BuyingRequest.objects.filter(pk=request.pk).update(quote_limit=1)
+    request.refresh_from_db()
+    a, _ca = make_trader()
+    b, _cb = make_trader()
+    results = _race(
+        lambda: services.quotation_submit(
+            actor=a, buying_request=request, fields=quotation_fields()
+        ),
+        lambda: services.quotation_submit(
+            actor=b, buying_request=request, fields=quotation_fields()
+        ),
+    )
+    errors = _errors(results)
+    assert len(errors) == 1, results
+    assert errors[0].code == SourcingErrorCode.REQUEST_FULL
+    assert Quotation.objects.filter(request=request).count() == 1
+    assert BuyingRequest.objects.get(pk=request.pk).quotation_count == 1
+
+
+def test_two_quotations_for_the_last_unit_of_quota(settings):
+    settings.TRADEPOST_MONTHLY_QUOTE_QUOTA = 1
+    first, second = make_request(), make_request()
+    supplier, company = make_trader()
+    results = _race(
+        lambda: services.quotation_submit(
+            actor=supplier, buying_request=first, fields=quotation_fields()
+        ),
+        lambda: services.quotation_submit(
+            actor=supplier, buying_request=second, fields=quotation_fields()
+        ),
+    )
+    errors = _errors(results)
+    assert len(errors) == 1, results
+    assert errors[0].code == SourcingErrorCode.QUOTA_EXCEEDED
+    assert Quotation.objects.filter(supplier=company).count() == 1
+    assert QuoteUsage.objects.get(company=company).count == 1
+    counts = sorted(BuyingRequest.objects.values_list("quotation_count", flat=True))
+    assert counts == [0, 1]
+
+
+def test_two_awards_at_once():
+    buyer, _company = make_trader(country="NL")
+    request = make_request(actor=buyer)
+    q1 = services.quotation_submit(
+        actor=make_trader()[0], buying_request=request, fields=quotation_fields()
+    )
+    q2 = services.quotation_submit(
+        actor=make_trader()[0], buying_request=request, fields=quotation_fields()
+    )
+    results = _race(
+        lambda: services.quotation_award(actor=buyer, quotation=q1),
+        lambda: services.quotation_award(actor=buyer, quotation=q2),
+    )
+    errors = _errors(results)
+    assert len(errors) == 1, results
+    request.refresh_from_db()
+    statuses = sorted(Quotation.objects.values_list("status", flat=True))
+    assert statuses == sorted([QuotationStatus.AWARDED, QuotationStatus.NOT_SELECTED])
+    assert Quotation.objects.get(pk=request.awarded_quotation_id).status == "awarded"

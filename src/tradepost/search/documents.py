@@ -269,7 +269,7 @@ class _Select:
         converters = []
         for index, name in enumerate(self.names):
             model_field = self.model._meta.get_field(name)
-            columns.append(f"{quote(table)}.{quote(model_field.column)}")  # type: ignore[union-attr]
+            columns.append(f"{quote(table)}.{quote(str(model_field.column))}")  # type: ignore[union-attr]
             if name in _RAW_COLUMNS:
                 continue
             expression = model_field.get_col(table)  # type: ignore[union-attr]
@@ -307,7 +307,8 @@ class _Select:
 def _quote(model: type[Model], name: str) -> str:
     db = router.db_for_read(model)
     quote = connections[db].ops.quote_name
-    return f"{quote(model._meta.db_table)}.{quote(model._meta.get_field(name).column)}"  # type: ignore[union-attr]
+    column = str(model._meta.get_field(name).column)  # type: ignore[union-attr]
+    return f"{quote(model._meta.db_table)}.{quote(column)}"
 
 
 def _in(model: type[Model], name: str, count: int) -> str:

@@ -50,7 +50,7 @@ class _Columns:
             for converter in converters:
                 value = converter(value, expression, connection)
             values[index] = value
-        return self.model.from_db(db, None, values)
+        return self.model.from_db(db, None, values)  # type: ignore[arg-type]  # None: all fields
 
 
 def _columns(model: type[Model], alias: str, db: str) -> _Columns:
@@ -65,7 +65,7 @@ def _columns(model: type[Model], alias: str, db: str) -> _Columns:
         )
         if found:
             converters.append((index, found, expression))
-    sql = ", ".join(f"{quote(alias)}.{quote(f.column)}" for f in fields)
+    sql = ", ".join(f"{quote(alias)}.{quote(str(f.column))}" for f in fields)
     return _Columns(model=model, sql=sql, converters=tuple(converters), width=len(fields))
 
 

@@ -441,16 +441,26 @@ def _load_range(
 
 def published_product_id_ranges(*, chunk_size: int = 2000) -> list[tuple[int, int]]:
     """(first id, last id) of consecutive runs of `chunk_size` published products."""
-    ids = list(
+    ranges: list[tuple[int, int]] = []
+    first = last = 0
+    count = 0
+    ids = (
         Product.objects.filter(status=ProductStatus.PUBLISHED)
         .order_by("id")
         .values_list("id", flat=True)
         .iterator(chunk_size=10_000)
     )
-    return [
-        (ids[start], ids[min(start + chunk_size, len(ids)) - 1])
-        for start in range(0, len(ids), chunk_size)
-    ]
+    for product_id in ids:
+        if count == 0:
+            first = product_id
+        last = product_id
+        count += 1
+        if count == chunk_size:
+            ranges.append((first, last))
+            count = 0
+    if count:
+        ranges.append((first, last))
+    return ranges
 
 
 def iter_published_products(*, chunk_size: int = 2000) -> Iterator[list[ProductRecord]]:

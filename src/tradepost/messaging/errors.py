@@ -19,6 +19,7 @@ class MessagingErrorCode(StrEnum):
     INQUIRY_RATE_LIMIT = "inquiry-rate-limit"
     MESSAGE_RATE_LIMIT = "message-rate-limit"
     TARGET_NOT_FOUND = "inquiry-target-not-found"
+    ATTACHMENT_REJECTED = "attachment-rejected"
 
 
 class MessagingError(Exception):

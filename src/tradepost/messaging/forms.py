@@ -9,6 +9,28 @@ from tradepost.catalog.models import Unit
 from tradepost.messaging.models import MESSAGE_MAX_LENGTH
 
 
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one input; the services check their type and size."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".pdf,.jpg,.jpeg,.png"}))
+        kwargs.setdefault("required", False)
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(item, initial) for item in data if item]
+        return [single(data, initial)] if data else []
+
+
+ATTACHMENTS_HELP = _("Up to 3 files: PDF, JPEG or PNG, at most 5 MB each.")
+
+
 class InquiryForm(forms.Form):
     quantity = forms.DecimalField(
         label=_("Quantity"),
@@ -27,6 +49,7 @@ class InquiryForm(forms.Form):
             "Say what you need: specifications, quantity, destination and when you need it."
         ),
     )
+    attachments = MultipleFileField(label=_("Attachments"), help_text=ATTACHMENTS_HELP)
 
 
 class ReplyForm(forms.Form):
@@ -35,3 +58,4 @@ class ReplyForm(forms.Form):
         max_length=MESSAGE_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 5}),
     )
+    attachments = MultipleFileField(label=_("Attachments"), help_text=ATTACHMENTS_HELP)

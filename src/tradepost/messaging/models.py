@@ -6,9 +6,13 @@ and the unread state is kept per company (`ConversationRead`).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.conf import settings
+from django.core.files.storage import FileSystemStorage
 from django.core.validators import MaxLengthValidator, MinValueValidator
 from django.db import models
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from tradepost.catalog.models import Product, Unit
@@ -167,3 +171,35 @@ class ConversationRead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.company_id} read {self.conversation_id} to {self.last_read_message_id}"
+
+
+class PrivateAttachmentStorage(FileSystemStorage):
+    """Files beside MEDIA_ROOT, not under it: /media/ is served to anyone, attachments only
+    through the conversation's access check."""
+
+    @cached_property
+    def base_location(self) -> str:
+        default = str(Path(settings.MEDIA_ROOT).parent / "private" / "attachments")
+        return self._value_or_setting(getattr(self, "_location", None), default)
+
+
+def _attachment_storage() -> PrivateAttachmentStorage:
+    return PrivateAttachmentStorage()
+
+
+class MessageAttachment(models.Model):
+    """A PDF, JPEG or PNG sent with a message (type checked from its first bytes)."""
+
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="attachments")
+    file = models.FileField(upload_to="%Y/%m/", storage=_attachment_storage, max_length=200)
+    original_name = models.CharField(_("file name"), max_length=150)
+    content_type = models.CharField(_("type"), max_length=40)
+    size = models.PositiveIntegerField(_("size in bytes"))
+
+    class Meta:
+        verbose_name = _("attachment")
+        verbose_name_plural = _("attachments")
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.original_name

@@ -16,7 +16,12 @@ from django.utils.translation import gettext as _
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import is_operator, membership_for
 from tradepost.messaging.errors import ConversationNotFound, MessagingErrorCode
-from tradepost.messaging.models import Conversation, ConversationRead, Message
+from tradepost.messaging.models import (
+    Conversation,
+    ConversationRead,
+    Message,
+    MessageAttachment,
+)
 
 #: A supplier "answered" when its first reply came within this long after the inquiry.
 RESPONSE_WINDOW = timedelta(hours=24)
@@ -145,9 +150,27 @@ def unread_in(conversation: Conversation, *, company_id: int) -> int:
 
 def conversation_messages(conversation: Conversation) -> QuerySet[Message]:
     """The conversation's messages, oldest first, with their senders."""
-    return conversation.messages.select_related("sender_user", "sender_company").order_by(
-        "created_at", "id"
+    return (
+        conversation.messages.select_related("sender_user", "sender_company")
+        .prefetch_related("attachments")
+        .order_by("created_at", "id")
     )
+
+
+def conversation_attachment(conversation: Conversation, attachment_id: Any) -> MessageAttachment:
+    """An attachment of a message in `conversation` (already access-checked)."""
+    try:
+        pk = int(attachment_id)
+    except (TypeError, ValueError):
+        raise _not_found() from None
+    item = (
+        MessageAttachment.objects.filter(pk=pk, message__conversation=conversation).first()
+        if 0 < pk <= 2**63 - 1
+        else None
+    )
+    if item is None:
+        raise _not_found()
+    return item
 
 
 @dataclass(frozen=True)

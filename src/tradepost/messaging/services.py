@@ -9,12 +9,17 @@ unsubscribe, each in the recipient's own language.
 from __future__ import annotations
 
 import hashlib
+import os
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -37,6 +42,7 @@ from tradepost.messaging.models import (
     Conversation,
     ConversationRead,
     Message,
+    MessageAttachment,
 )
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.selectors import wants_message_emails
@@ -133,6 +139,90 @@ def _acting_membership(actor: Any) -> Membership:
     return membership
 
 
+# --- attachments ----------------------------------------------------------------------------
+
+DEFAULT_ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024
+DEFAULT_MAX_ATTACHMENTS = 3
+#: Accepted types, recognised from the file's first bytes (never from its name).
+ATTACHMENT_SIGNATURES = (
+    (b"%PDF-", "application/pdf", "pdf"),
+    (b"\xff\xd8\xff", "image/jpeg", "jpg"),
+    (b"\x89PNG\r\n\x1a\n", "image/png", "png"),
+)
+
+
+@dataclass(frozen=True)
+class CheckedAttachment:
+    content: bytes
+    original_name: str
+    content_type: str
+    extension: str
+
+
+def attachment_max_bytes() -> int:
+    return int(getattr(settings, "TRADEPOST_ATTACHMENT_MAX_BYTES", DEFAULT_ATTACHMENT_MAX_BYTES))
+
+
+def _rejected(message: str) -> MessagingError:
+    return MessagingError(MessagingErrorCode.ATTACHMENT_REJECTED, message, field="attachments")
+
+
+def check_attachments(files: Sequence[Any]) -> list[CheckedAttachment]:
+    """Read and check uploaded files: at most three, each a PDF, JPEG or PNG of at most
+    5 MB. Refuses the whole set when one file is refused."""
+    files = list(files or ())
+    limit = int(getattr(settings, "TRADEPOST_MESSAGE_MAX_ATTACHMENTS", DEFAULT_MAX_ATTACHMENTS))
+    if len(files) > limit:
+        raise _rejected(_("Attach at most %(limit)d files.") % {"limit": limit})
+    max_bytes = attachment_max_bytes()
+    checked = []
+    for upload in files:
+        name = os.path.basename(str(getattr(upload, "name", "") or "file")).strip()[:150]
+        size = getattr(upload, "size", None)
+        if size is not None and size > max_bytes:
+            raise _rejected(
+                _("%(name)s is larger than %(limit)d MB.")
+                % {"name": name, "limit": max_bytes // (1024 * 1024)}
+            )
+        upload.seek(0)
+        content = upload.read(max_bytes + 1)
+        if len(content) > max_bytes:
+            raise _rejected(
+                _("%(name)s is larger than %(limit)d MB.")
+                % {"name": name, "limit": max_bytes // (1024 * 1024)}
+            )
+        kind = next(
+            ((ctype, ext) for sig, ctype, ext in ATTACHMENT_SIGNATURES if content.startswith(sig)),
+            None,
+        )
+        if kind is None:
+            raise _rejected(_("%(name)s is not a PDF, JPEG or PNG file.") % {"name": name or "?"})
+        checked.append(
+            CheckedAttachment(
+                content=content,
+                original_name=name or f"attachment.{kind[1]}",
+                content_type=kind[0],
+                extension=kind[1],
+            )
+        )
+    return checked
+
+
+def _store_attachments(message: Message, attachments: list[CheckedAttachment]) -> None:
+    for item in attachments:
+        attachment = MessageAttachment(
+            message=message,
+            original_name=item.original_name,
+            content_type=item.content_type,
+            size=len(item.content),
+        )
+        attachment.file.save(
+            f"{secrets.token_hex(16)}.{item.extension}", ContentFile(item.content), save=False
+        )
+        attachment.full_clean()
+        attachment.save()
+
+
 # --- abuse limits ---------------------------------------------------------------------------
 
 
@@ -214,6 +304,7 @@ def inquiry_send(
     quantity: Any = None,
     unit: Any = "",
     subject: str = "",
+    attachments: Sequence[Any] = (),
 ) -> Conversation:
     """Open a conversation from the actor's company to the supplier of `product` (or to
     `company`), with `message` as its first message."""
@@ -236,6 +327,7 @@ def inquiry_send(
         )
     body = clean_body(message)
     quantity_value, unit_value = _clean_quantity(quantity, unit)
+    files = check_attachments(attachments)
     subject = " ".join(str(subject or "").split())
     if not subject:
         subject = product.title if product is not None else " ".join(body.split())
@@ -271,6 +363,7 @@ def inquiry_send(
             body=body,
             now=now,
         )
+        _store_attachments(first, files)
         _notify_other_side(
             conversation=conversation,
             message=first,
@@ -281,7 +374,9 @@ def inquiry_send(
     return conversation
 
 
-def message_send(*, actor: User, conversation: Conversation, body: Any) -> Message:
+def message_send(
+    *, actor: User, conversation: Conversation, body: Any, attachments: Sequence[Any] = ()
+) -> Message:
     """Add the actor's reply to a conversation of their company."""
     membership = membership_for(actor)
     company_id = membership.company_id if membership else None
@@ -294,6 +389,7 @@ def message_send(*, actor: User, conversation: Conversation, body: Any) -> Messa
         raise ConversationNotFound(MessagingErrorCode.NOT_FOUND, _("No such conversation."))
     assert membership is not None and company_id is not None
     text = clean_body(body)
+    files = check_attachments(attachments)
     with transaction.atomic():
         _lock_sender(actor)
         now = timezone.now()
@@ -302,6 +398,7 @@ def message_send(*, actor: User, conversation: Conversation, body: Any) -> Messa
         message = _add_message(
             conversation=locked, actor=actor, company_id=company_id, body=text, now=now
         )
+        _store_attachments(message, files)
         changes: dict[str, Any] = {"last_message_at": now}
         if company_id == locked.supplier_company_id and locked.supplier_first_reply_at is None:
             changes["supplier_first_reply_at"] = now

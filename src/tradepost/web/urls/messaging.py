@@ -8,6 +8,11 @@ urlpatterns = [
     path("", views.inbox, name="inbox"),
     path("inquire/", views.inquiry_create, name="inquiry_create"),
     path("<int:conversation_id>/", views.detail, name="detail"),
+    path(
+        "<int:conversation_id>/attachments/<int:attachment_id>/",
+        views.attachment,
+        name="attachment",
+    ),
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/read/", views.notifications_read_all, name="notifications_read_all"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -52,7 +52,7 @@ def inquiry_create(request: AuthenticatedRequest) -> HttpResponse:
         if company is None:
             raise Http404
     membership = membership_for(request.user)
-    form = InquiryForm(request.POST or None)
+    form = InquiryForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST" and membership is not None and form.is_valid():
         try:
@@ -63,6 +63,7 @@ def inquiry_create(request: AuthenticatedRequest) -> HttpResponse:
                 quantity=form.cleaned_data["quantity"],
                 unit=form.cleaned_data["unit"],
                 message=form.cleaned_data["message"],
+                attachments=form.cleaned_data["attachments"],
             )
         except MessagingError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
@@ -113,16 +114,19 @@ def inbox(request: AuthenticatedRequest) -> HttpResponse:
 def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
     conversation = selectors.access_conversation(request.user, conversation_id)
     can_write = selectors.is_participant(request.user, conversation)
-    form = ReplyForm(request.POST or None)
+    form = ReplyForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
                 services.message_send(
-                    actor=request.user, conversation=conversation, body=form.cleaned_data["body"]
+                    actor=request.user,
+                    conversation=conversation,
+                    body=form.cleaned_data["body"],
+                    attachments=form.cleaned_data["attachments"],
                 )
             except MessagingError as error:
-                form.add_error("body", error.message)
+                form.add_error(error.field if error.field in form.fields else "body", error.message)
                 status = 429 if isinstance(error, RateLimited) else 400
             else:
                 return redirect("messaging:detail", conversation_id=conversation.pk)
@@ -139,6 +143,24 @@ def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
         "can_write": can_write,
     }
     return render(request, "messaging/detail.html", context, status=status)
+
+
+@login_required
+def attachment(
+    request: AuthenticatedRequest, conversation_id: int, attachment_id: int
+) -> FileResponse:
+    """An attachment, for those who may see its conversation; 404 for everybody else."""
+    conversation = selectors.access_conversation(request.user, conversation_id)
+    item = selectors.conversation_attachment(conversation, attachment_id)
+    response = FileResponse(
+        item.file.open("rb"),
+        as_attachment=True,
+        filename=item.original_name,
+        content_type=item.content_type,
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response
 
 
 @login_required

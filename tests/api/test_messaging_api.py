@@ -249,3 +249,53 @@ def test_notifications_list_and_mark_read():
     assert api.post("/api/v1/notifications/read", {}).json() == {"marked": 1}
     assert Notification.objects.filter(recipient=p.supplier_owner, read_at=None).count() == 2
     assert Api().get("/api/v1/notifications").status_code == 401
+
+
+PDF = b"%PDF-1.4\n%%EOF\n"
+
+
+def test_reply_with_attachments_and_download():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    p = make_parties()
+    conversation = make_conversation(p)
+    api = Api(p.supplier_owner)
+    response = api.client.post(
+        f"{BASE}/{conversation.pk}/messages/upload",
+        {
+            "body": "Catalogue attached",
+            "files": [SimpleUploadedFile("cat.pdf", PDF, content_type="application/pdf")],
+        },
+        headers=api.headers,
+    )
+    assert response.status_code == 201, response.content
+    (attachment,) = response.json()["attachments"]
+    assert attachment["name"] == "cat.pdf"
+    assert attachment["content_type"] == "application/pdf"
+    url = attachment["url"]
+    download = Api(p.buyer).get(url)
+    assert download.status_code == 200
+    assert b"".join(download.streaming_content) == PDF
+    other = make_user()
+    make_company(owner=other)
+    assert Api(other).get(url).status_code == 404
+    assert Api().get(url).status_code == 401
+    listing = Api(p.buyer).get(f"{BASE}/{conversation.pk}/messages").json()
+    assert listing[-1]["attachments"][0]["url"] == url
+
+
+def test_reply_with_a_forbidden_file_type_is_refused():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    p = make_parties()
+    conversation = make_conversation(p)
+    api = Api(p.supplier_owner)
+    before = _state()
+    response = api.client.post(
+        f"{BASE}/{conversation.pk}/messages/upload",
+        {"body": "x", "files": [SimpleUploadedFile("a.pdf", b"<svg onload=alert(1)>")]},
+        headers=api.headers,
+    )
+    body = _problem(response, 422)
+    assert body["errors"][0]["field"] == "attachments"
+    assert _state() == before

@@ -12,10 +12,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest
+from django.http import FileResponse, HttpRequest
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from ninja import Query, Router, Schema, Status
+from ninja import File, Form, Query, Router, Schema, Status
+from ninja.files import UploadedFile
 from pydantic import Field
 
 from tradepost.accounts.models import User
@@ -75,6 +77,14 @@ class ConversationPage(Schema):
     items: list[ConversationOut]
 
 
+class AttachmentOut(Schema):
+    id: int
+    name: str
+    content_type: str
+    size: int
+    url: str = Field(description="GET it with the same credentials")
+
+
 class MessageOut(Schema):
     id: int
     conversation_id: int
@@ -83,6 +93,7 @@ class MessageOut(Schema):
     sender_name: str
     body: str = Field(description="Plain text as typed; escape it when showing it as HTML")
     created_at: datetime
+    attachments: list[AttachmentOut]
 
 
 class MessageIn(Schema):
@@ -167,6 +178,19 @@ def _message_out(message: Message) -> dict[str, Any]:
         "sender_name": message.sender_user.get_full_name() if message.sender_user else "",
         "body": message.body,
         "created_at": message.created_at,
+        "attachments": [
+            {
+                "id": item.pk,
+                "name": item.original_name,
+                "content_type": item.content_type,
+                "size": item.size,
+                "url": reverse(
+                    "api:get_attachment",
+                    kwargs={"conversation_id": message.conversation_id, "attachment_id": item.pk},
+                ),
+            }
+            for item in message.attachments.all()
+        ],
     }
 
 
@@ -273,6 +297,48 @@ def send_message(request: HttpRequest, conversation_id: str, payload: MessageIn)
     except MessagingError as error:
         raise _problem(error) from None
     return Status(201, _message_out(message))
+
+
+@router.post(
+    "/{conversation_id}/messages/upload",
+    response={201: MessageOut},
+    summary="Reply with attachments (multipart: body and up to 3 files)",
+)
+def send_message_with_files(
+    request: HttpRequest,
+    conversation_id: str,
+    body: Form[str],
+    files: File[list[UploadedFile]] = None,  # type: ignore[assignment]
+):
+    conversation = _access(request, conversation_id)
+    try:
+        message = services.message_send(
+            actor=_user(request), conversation=conversation, body=body, attachments=files or []
+        )
+    except MessagingError as error:
+        raise _problem(error) from None
+    return Status(201, _message_out(message))
+
+
+@router.get(
+    "/{conversation_id}/attachments/{attachment_id}",
+    response={200: None},
+    summary="Download an attachment",
+)
+def get_attachment(request: HttpRequest, conversation_id: str, attachment_id: str):
+    conversation = _access(request, conversation_id)
+    try:
+        item = selectors.conversation_attachment(conversation, attachment_id)
+    except ConversationNotFound as error:
+        raise not_found(error.message) from None
+    response = FileResponse(
+        item.file.open("rb"),
+        as_attachment=True,
+        filename=item.original_name,
+        content_type=item.content_type,
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 @router.post("/{conversation_id}/read", response={204: None}, summary="Mark everything read")

@@ -272,3 +272,39 @@ def test_board_query_count(django_assert_max_num_queries):
     with django_assert_max_num_queries(6):
         response = Api().get("")
     assert response.json()["count"] == 5
+
+
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def _upload(api, path, data=PDF, name="drawing.pdf"):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return api.client.post(
+        BASE + path,
+        {"file": SimpleUploadedFile(name, data, "application/pdf")},
+        headers=api.headers,
+    )
+
+
+def test_attachments_through_the_api():
+    buyer, _company = make_trader()
+    request = make_request(actor=buyer)
+    supplier, _c = make_trader()
+    quotation = make_quotation(request, actor=supplier)
+    added = _upload(Api(buyer), f"/{request.pk}/attachments")
+    assert added.status_code == 201, added.content
+    assert Api().get(f"/{request.pk}/attachments").json()[0]["name"] == "drawing.pdf"
+    assert Api().get(f"/attachments/{added.json()['id']}").status_code == 200
+
+    bad = _upload(Api(buyer), f"/{request.pk}/attachments", data=b"<script>", name="x.pdf")
+    assert bad.status_code == 422
+    assert _upload(Api(supplier), f"/{request.pk}/attachments").status_code == 404
+
+    theirs = _upload(Api(supplier), f"/quotations/{quotation.pk}/attachments")
+    assert theirs.status_code == 201
+    file_id = theirs.json()["id"]
+    assert Api(buyer).get(f"/attachments/{file_id}").status_code == 200
+    assert Api(make_trader()[0]).get(f"/attachments/{file_id}").status_code == 404
+    assert Api().get(f"/attachments/{file_id}").status_code == 404
+    assert Api(buyer).get(f"/quotations/{quotation.pk}/attachments").json()[0]["id"] == file_id

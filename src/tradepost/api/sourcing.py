@@ -15,9 +15,10 @@ from typing import Any, Literal
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.http import HttpRequest
+from django.http import FileResponse, HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Query, Router, Schema, Status
+from ninja import File, Query, Router, Schema, Status
+from ninja.files import UploadedFile
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH
@@ -25,7 +26,7 @@ from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.companies.selectors import membership_for
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
-from tradepost.sourcing.models import BuyingRequest, Quotation
+from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
 
 router = Router(tags=["buying requests"])
 
@@ -183,6 +184,14 @@ class ComparisonQuery(Schema):
 
 class DeclineIn(Schema):
     reason: str
+
+
+class AttachmentOut(Schema):
+    id: int
+    name: str
+    content_type: str
+    size: int
+    url: str
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -457,3 +466,97 @@ def decline_quotation(request: HttpRequest, quotation_id: int, payload: DeclineI
 )
 def award_quotation(request: HttpRequest, quotation_id: int) -> Any:
     return _decide(request, quotation_id, "award")
+
+
+# --- attachments -----------------------------------------------------------------------------
+
+
+def _attachment_out(request: HttpRequest, attachment: Attachment) -> dict[str, Any]:
+    return {
+        "id": attachment.pk,
+        "name": attachment.original_name,
+        "content_type": attachment.content_type,
+        "size": attachment.size,
+        "url": request.build_absolute_uri(f"{BASE_PATH}/attachments/{attachment.pk}"),
+    }
+
+
+BASE_PATH = "/api/v1/requests"
+
+
+@router.get(
+    "/{int:request_id}/attachments",
+    response=list[AttachmentOut],
+    auth=PUBLIC_AUTH,
+    summary="Files attached to a request",
+)
+def list_request_attachments(request: HttpRequest, request_id: int) -> list[dict[str, Any]]:
+    item = selectors.access_request(user=_user(request), request_id=request_id)
+    return [
+        _attachment_out(request, a) for a in selectors.attachments_of_request(buying_request=item)
+    ]
+
+
+@router.post(
+    "/{int:request_id}/attachments",
+    response={201: AttachmentOut},
+    auth=API_AUTH,
+    summary="Attach a PDF or an image to my company's request",
+)
+def add_request_attachment(
+    request: HttpRequest, request_id: int, file: File[UploadedFile]
+) -> Status[dict[str, Any]]:
+    user = _user(request)
+    item = selectors.access_request_for_buyer(user=user, request_id=request_id)
+    try:
+        attachment = services.attachment_add_to_request(
+            actor=user, buying_request=item, upload=file
+        )
+    except SourcingError as error:
+        raise _problem(error) from None
+    return Status(201, _attachment_out(request, attachment))
+
+
+@router.post(
+    "/quotations/{int:quotation_id}/attachments",
+    response={201: AttachmentOut},
+    auth=API_AUTH,
+    summary="Attach a PDF or an image to my company's quotation",
+)
+def add_quotation_attachment(
+    request: HttpRequest, quotation_id: int, file: File[UploadedFile]
+) -> Status[dict[str, Any]]:
+    user = _user(request)
+    quotation = selectors.access_quotation(user=user, quotation_id=quotation_id)
+    try:
+        attachment = services.attachment_add_to_quotation(
+            actor=user, quotation=quotation, upload=file
+        )
+    except SourcingError as error:
+        raise _problem(error) from None
+    return Status(201, _attachment_out(request, attachment))
+
+
+@router.get(
+    "/quotations/{int:quotation_id}/attachments",
+    response=list[AttachmentOut],
+    auth=API_AUTH,
+    summary="Files attached to a quotation (buyer and supplier)",
+)
+def list_quotation_attachments(request: HttpRequest, quotation_id: int) -> list[dict[str, Any]]:
+    quotation = selectors.access_quotation(user=_user(request), quotation_id=quotation_id)
+    return [_attachment_out(request, a) for a in quotation.attachments.all()]
+
+
+@router.get("/attachments/{int:attachment_id}", auth=PUBLIC_AUTH, summary="Download a file")
+def download_attachment(request: HttpRequest, attachment_id: int) -> FileResponse:
+    attachment = selectors.access_attachment(user=_user(request), attachment_id=attachment_id)
+    response = FileResponse(
+        attachment.file.open("rb"),
+        content_type=attachment.content_type,
+        as_attachment=attachment.content_type == "application/pdf",
+        filename=attachment.original_name,
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -47,3 +47,7 @@ class RequestNotFound(Http404):
 
 class QuotationNotFound(Http404):
     """No such quotation, or not one the user may see: both look the same."""
+
+
+class AttachmentNotFound(Http404):
+    """No such attachment, or not one the user may see: both look the same."""

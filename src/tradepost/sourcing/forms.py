@@ -130,3 +130,11 @@ class QuotationForm(forms.Form):
 
 class DeclineForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
+
+
+class AttachmentForm(forms.Form):
+    file = forms.FileField(
+        label=_("Attach a file"),
+        help_text=_("A PDF or an image (JPEG, PNG, WebP, GIF)."),
+        widget=forms.ClearableFileInput(attrs={"accept": "application/pdf,image/*"}),
+    )

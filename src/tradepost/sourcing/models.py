@@ -177,3 +177,40 @@ class ExchangeRate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.currency} {self.rate_to_usd} ({self.as_of})"
+
+
+class Attachment(models.Model):
+    """A PDF or an image (specifications, drawings) of a request or of a quotation.
+
+    Files are stored under random names and served only through an access-checked view.
+    """
+
+    request = models.ForeignKey(
+        BuyingRequest, on_delete=models.CASCADE, null=True, blank=True, related_name="attachments"
+    )
+    quotation = models.ForeignKey(
+        Quotation, on_delete=models.CASCADE, null=True, blank=True, related_name="attachments"
+    )
+    file = models.FileField(upload_to="sourcing/")
+    original_name = models.CharField(_("file name"), max_length=200)
+    content_type = models.CharField(max_length=50)
+    size = models.PositiveIntegerField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("attachment")
+        verbose_name_plural = _("attachments")
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(request__isnull=False) & Q(quotation__isnull=True))
+                | (Q(request__isnull=True) & Q(quotation__isnull=False)),
+                name="attachment_has_one_parent",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.original_name

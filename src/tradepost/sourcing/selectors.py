@@ -20,8 +20,9 @@ from tradepost.catalog.models import Category
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import is_operator, membership_for
 from tradepost.core.currencies import is_currency
-from tradepost.sourcing.errors import QuotationNotFound, RequestNotFound
+from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.sourcing.models import (
+    Attachment,
     BuyingRequest,
     ExchangeRate,
     Quotation,
@@ -105,6 +106,33 @@ def access_quotation_for_buyer(*, user: Any, quotation_id: Any) -> Quotation:
     if quotation.request.buyer_id != _company_id(user):
         raise QuotationNotFound
     return quotation
+
+
+def access_attachment(*, user: Any, attachment_id: Any) -> Attachment:
+    """An attachment whose request or quotation the user may see; 404 otherwise."""
+    pk = _pk(attachment_id)
+    attachment = Attachment.objects.filter(pk=pk).first() if pk else None
+    if attachment is None:
+        raise AttachmentNotFound
+    try:
+        if attachment.request_id is not None:
+            access_request(user=user, request_id=attachment.request_id)
+        else:
+            access_quotation(user=user, quotation_id=attachment.quotation_id)
+    except (RequestNotFound, QuotationNotFound):
+        raise AttachmentNotFound from None
+    return attachment
+
+
+def attachments_of_request(*, buying_request: BuyingRequest) -> list[Attachment]:
+    return list(Attachment.objects.filter(request=buying_request))
+
+
+def attachments_by_quotation(*, quotation_ids: list[int]) -> dict[int, list[Attachment]]:
+    result: dict[int, list[Attachment]] = {}
+    for attachment in Attachment.objects.filter(quotation_id__in=quotation_ids):
+        result.setdefault(attachment.quotation_id or 0, []).append(attachment)
+    return result
 
 
 def own_quotation(*, user: Any, buying_request: BuyingRequest) -> Quotation | None:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 import re
+import secrets
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.conf import settings
+from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
@@ -31,10 +33,12 @@ from tradepost.companies.selectors import membership_for
 from tradepost.core.countries import is_country
 from tradepost.core.currencies import is_currency
 from tradepost.core.html import sanitize_html
+from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
 from tradepost.notify.services import absolute_url, queue_email
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import (
+    Attachment,
     BuyingRequest,
     Quotation,
     QuotationStatus,
@@ -870,3 +874,130 @@ def _email_quoting_supplier(
             "link_path": ("sourcing:request_detail", request.pk),
         },
     )
+
+
+# --- attachments -----------------------------------------------------------------------------
+
+ATTACHMENTS_MAX_PER_OBJECT = 5
+ATTACHMENT_NAME_MAX_LENGTH = 200
+PDF_CONTENT_TYPE = "application/pdf"
+
+
+def attachment_max_bytes() -> int:
+    return int(getattr(settings, "TRADEPOST_ATTACHMENT_MAX_BYTES", 10 * 1024 * 1024))
+
+
+def _attachment_file(upload: Any) -> tuple[ContentFile, str, int]:
+    """Check an upload (a PDF, or an image that is re-encoded) and return what to store."""
+    size = getattr(upload, "size", None) or 0
+    if size > attachment_max_bytes():
+        raise SourcingError(
+            {
+                "file": [
+                    _("The file is too large (%(size)d KB); the limit is %(limit)d KB.")
+                    % {"size": size // 1024, "limit": attachment_max_bytes() // 1024}
+                ]
+            }
+        )
+    if size == 0:
+        raise SourcingError({"file": [_("The file is empty.")]})
+    upload.seek(0)
+    head = upload.read(5)
+    upload.seek(0)
+    if head == b"%PDF-":
+        data = upload.read()
+        if b"%%EOF" not in data[-2048:]:
+            raise SourcingError({"file": [_("The PDF file is damaged or incomplete.")]})
+        return ContentFile(data, name=f"{secrets.token_hex(16)}.pdf"), PDF_CONTENT_TYPE, len(data)
+    try:
+        processed = process_image(upload, max_bytes=attachment_max_bytes())
+    except ImageRejected:
+        raise SourcingError(
+            {"file": [_("Only PDF files and JPEG, PNG, WebP or GIF images are accepted.")]}
+        ) from None
+    name = processed.image.name or ""
+    content_type = "image/png" if name.endswith(".png") else "image/jpeg"
+    return processed.image, content_type, processed.image.size
+
+
+def _original_name(upload: Any) -> str:
+    name = str(getattr(upload, "name", "") or "file").replace("\x00", "")
+    name = name.replace("\\", "/").rsplit("/", 1)[-1].strip() or "file"
+    return name[-ATTACHMENT_NAME_MAX_LENGTH:]
+
+
+def _store_attachment(
+    *, actor: Any, upload: Any, request: BuyingRequest | None, quotation: Quotation | None
+) -> Attachment:
+    parent_filter = {"request": request} if request is not None else {"quotation": quotation}
+    if Attachment.objects.filter(**parent_filter).count() >= ATTACHMENTS_MAX_PER_OBJECT:
+        raise SourcingError(
+            {"file": [_("Attach at most %(count)d files.") % {"count": ATTACHMENTS_MAX_PER_OBJECT}]}
+        )
+    content, content_type, size = _attachment_file(upload)
+    attachment = Attachment(
+        request=request,
+        quotation=quotation,
+        original_name=_original_name(upload),
+        content_type=content_type,
+        size=size,
+        uploaded_by=actor,
+    )
+    attachment.file.save(content.name or "file", content, save=False)
+    stored_name = attachment.file.name or ""
+    try:
+        attachment.full_clean()
+        attachment.save()
+    except Exception:
+        attachment.file.storage.delete(stored_name)
+        raise
+    return attachment
+
+
+@transaction.atomic
+def attachment_add_to_request(
+    *, actor: Any, buying_request: BuyingRequest, upload: Any
+) -> Attachment:
+    """Attach a specification or drawing to an open request of the actor's company."""
+    _buyer_membership(actor, buying_request.buyer)
+    request = BuyingRequest.objects.select_for_update().get(pk=buying_request.pk)
+    if request.status != RequestStatus.OPEN:
+        raise SourcingError(
+            _("Only open requests can be changed."), SourcingErrorCode.REQUEST_NOT_OPEN
+        )
+    return _store_attachment(actor=actor, upload=upload, request=request, quotation=None)
+
+
+@transaction.atomic
+def attachment_add_to_quotation(*, actor: Any, quotation: Quotation, upload: Any) -> Attachment:
+    """Attach a file to the actor's company's quotation while it can still be revised."""
+    membership = membership_for(actor)
+    if not user_can_publish(actor) or membership is None:
+        raise SourcingError(_("You cannot change this quotation."), SourcingErrorCode.NOT_ALLOWED)
+    locked = Quotation.objects.select_for_update().get(pk=quotation.pk)
+    if membership.company_id != locked.supplier_id:
+        raise SourcingError(_("You cannot change this quotation."), SourcingErrorCode.NOT_ALLOWED)
+    if locked.status not in (QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED):
+        raise SourcingError(
+            _("This quotation can no longer be revised."), SourcingErrorCode.WRONG_STATE
+        )
+    return _store_attachment(actor=actor, upload=upload, request=None, quotation=locked)
+
+
+@transaction.atomic
+def attachment_remove(*, actor: Any, attachment: Attachment) -> None:
+    """Remove an attachment the actor's company added; the file goes once the row is gone."""
+    membership = membership_for(actor)
+    owner_id = (
+        attachment.request.buyer_id
+        if attachment.request_id is not None and attachment.request is not None
+        else attachment.quotation.supplier_id
+        if attachment.quotation is not None
+        else None
+    )
+    if membership is None or owner_id != membership.company_id:
+        raise SourcingError(_("You cannot remove this file."), SourcingErrorCode.NOT_ALLOWED)
+    name, storage = attachment.file.name or "", attachment.file.storage
+    attachment.delete()
+    if name:
+        transaction.on_commit(lambda: storage.delete(name))

@@ -17,4 +17,12 @@ urlpatterns = [
     path("quotations/<int:pk>/shortlist/", views.quotation_shortlist, name="shortlist"),
     path("quotations/<int:pk>/decline/", views.quotation_decline, name="decline"),
     path("quotations/<int:pk>/award/", views.quotation_award, name="award"),
+    path("<int:pk>/attachments/", views.request_attachment_add, name="request_attachment_add"),
+    path(
+        "quotations/<int:pk>/attachments/",
+        views.quotation_attachment_add,
+        name="quotation_attachment_add",
+    ),
+    path("attachments/<int:pk>/", views.attachment_download, name="attachment"),
+    path("attachments/<int:pk>/delete/", views.attachment_remove, name="attachment_remove"),
 ]

@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -28,7 +28,7 @@ from tradepost.core.countries import country_name
 from tradepost.core.currencies import COMMON_CURRENCIES
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError
-from tradepost.sourcing.forms import BuyingRequestForm, DeclineForm, QuotationForm
+from tradepost.sourcing.forms import AttachmentForm, BuyingRequestForm, DeclineForm, QuotationForm
 from tradepost.sourcing.models import BuyingRequest, Quotation
 
 PER_PAGE = 20
@@ -106,6 +106,8 @@ def request_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user, buying_request=buying_request
             ),
             "can_quote": selectors.can_quote(user=request.user, buying_request=buying_request),
+            "attachments": selectors.attachments_of_request(buying_request=buying_request),
+            "attachment_form": AttachmentForm(),
         },
     )
 
@@ -256,7 +258,13 @@ def quotation_submit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "sourcing/quote_form.html",
-        {"form": form, "buying_request": buying_request, "existing": existing},
+        {
+            "form": form,
+            "buying_request": buying_request,
+            "existing": existing,
+            "attachment_form": AttachmentForm(),
+            "attachments": list(existing.attachments.all()) if existing else [],
+        },
     )
 
 
@@ -269,6 +277,11 @@ def compare(request: HttpRequest, pk: int) -> HttpResponse:
     comparison = selectors.compare_quotations(
         buying_request=buying_request, currency=request.GET.get("currency", "USD")[:3], sort=sort
     )
+    attachments = selectors.attachments_by_quotation(
+        quotation_ids=[row.quotation.pk for row in comparison.rows]
+    )
+    for row in comparison.rows:
+        row.quotation.attachment_list = attachments.get(row.quotation.pk, [])  # type: ignore[attr-defined]
     return render(
         request,
         "sourcing/compare.html",
@@ -323,3 +336,77 @@ def quotation_decline(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def quotation_award(request: HttpRequest, pk: int) -> HttpResponse:
     return _buyer_action(request, pk, "award")
+
+
+# --- attachments -----------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def request_attachment_add(request: HttpRequest, pk: int) -> HttpResponse:
+    buying_request = selectors.access_request_for_buyer(user=request.user, request_id=pk)
+    form = AttachmentForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _("Choose a file to attach."))
+    else:
+        try:
+            services.attachment_add_to_request(
+                actor=request.user, buying_request=buying_request, upload=form.cleaned_data["file"]
+            )
+        except SourcingError as error:
+            messages.error(request, error.summary)
+        else:
+            messages.success(request, _("The file is attached."))
+    return redirect("sourcing:request_detail", pk=buying_request.pk)
+
+
+@login_required
+@require_POST
+def quotation_attachment_add(request: HttpRequest, pk: int) -> HttpResponse:
+    quotation = selectors.access_quotation(user=request.user, quotation_id=pk)
+    form = AttachmentForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _("Choose a file to attach."))
+    else:
+        try:
+            services.attachment_add_to_quotation(
+                actor=request.user, quotation=quotation, upload=form.cleaned_data["file"]
+            )
+        except SourcingError as error:
+            messages.error(request, error.summary)
+        else:
+            messages.success(request, _("The file is attached."))
+    return redirect("sourcing:quote", pk=quotation.request_id)
+
+
+@login_required
+@require_POST
+def attachment_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    attachment = selectors.access_attachment(user=request.user, attachment_id=pk)
+    request_id = (
+        attachment.request_id
+        if attachment.request_id is not None
+        else Quotation.objects.filter(pk=attachment.quotation_id or 0)
+        .values_list("request_id", flat=True)
+        .first()
+    )
+    try:
+        services.attachment_remove(actor=request.user, attachment=attachment)
+    except SourcingError as error:
+        messages.error(request, error.summary)
+    else:
+        messages.success(request, _("The file is removed."))
+    return redirect("sourcing:request_detail", pk=request_id)
+
+
+def attachment_download(request: HttpRequest, pk: int) -> FileResponse:
+    attachment = selectors.access_attachment(user=request.user, attachment_id=pk)
+    response = FileResponse(
+        attachment.file.open("rb"),
+        content_type=attachment.content_type,
+        as_attachment=attachment.content_type == "application/pdf",
+        filename=attachment.original_name,
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -1,0 +1,80 @@
+"""Concurrent senders on real connections (PostgreSQL only: SQLite runs one write transaction
+at a time, so there the limits hold by construction; test_services checks the boundaries)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from tests.factories import make_company
+from tests.messaging.factories import make_conversation, make_parties
+from tradepost.messaging import services
+from tradepost.messaging.errors import MessagingErrorCode, RateLimited
+from tradepost.messaging.models import Conversation, Message
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
+    ),
+]
+
+
+def _race(*calls: Callable[[], Any]) -> list[Any]:
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], Any]) -> None:
+        from django.db import connections
+
+        try:
+            barrier.wait(timeout=10)
+            results[index] = call()
+        except Exception as error:  # inspected by the test
+            results[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return results
+
+
+def test_two_inquiries_for_the_last_one_of_the_hour(settings):
+    settings.TRADEPOST_INQUIRIES_PER_HOUR = 2
+    p = make_parties()
+    services.inquiry_send(actor=p.buyer, company=make_company(), message="first")
+    a, b = make_company(), make_company()
+    results = _race(
+        lambda: services.inquiry_send(actor=p.buyer, company=a, message="to a"),
+        lambda: services.inquiry_send(actor=p.buyer, company=b, message="to b"),
+    )
+    errors = [r for r in results if isinstance(r, RateLimited)]
+    assert len(errors) == 1, results
+    assert errors[0].code == MessagingErrorCode.INQUIRY_RATE_LIMIT
+    assert Conversation.objects.filter(buyer_user=p.buyer).count() == 2
+
+
+def test_many_messages_against_the_hourly_limit(settings):
+    settings.TRADEPOST_MESSAGES_PER_HOUR = 3
+    p = make_parties()
+    conversation = make_conversation(p)  # one of three used
+    results = _race(
+        *[
+            (
+                lambda n=n: services.message_send(
+                    actor=p.buyer, conversation=conversation, body=f"{n}"
+                )
+            )
+            for n in range(5)
+        ]
+    )
+    assert len([r for r in results if isinstance(r, RateLimited)]) == 3, results
+    assert Message.objects.filter(sender_user=p.buyer).count() == 3

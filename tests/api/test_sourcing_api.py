@@ -308,3 +308,18 @@ def test_attachments_through_the_api():
     assert Api(make_trader()[0]).get(f"/attachments/{file_id}").status_code == 404
     assert Api().get(f"/attachments/{file_id}").status_code == 404
     assert Api(buyer).get(f"/quotations/{quotation.pk}/attachments").json()[0]["id"] == file_id
+
+
+def test_board_query_count_for_a_signed_in_supplier(django_assert_max_num_queries):
+    for _ in range(3):
+        make_request(sealed=True)
+    supplier, _c = make_trader()
+    api = Api(supplier)
+    with django_assert_max_num_queries(8):
+        few = api.get("")
+    for _ in range(6):
+        make_request()
+    with django_assert_max_num_queries(8):
+        many = api.get("")
+    assert few.json()["count"] == 3 and many.json()["count"] == 9
+    assert {item["quotation_count"] for item in few.json()["items"]} == {None}

@@ -400,3 +400,16 @@ def test_revision_after_decline_is_refused():
         services.quotation_submit(
             actor=first.created_by, buying_request=request, fields=quotation_fields()
         )
+
+
+def test_revision_on_a_request_closed_meanwhile_is_refused():
+    buyer, request, first, _second = _request_with_two_quotes()
+    stale = BuyingRequest.objects.get(pk=request.pk)
+    services.request_close(actor=buyer, buying_request=request)
+    with pytest.raises(SourcingError) as caught:
+        services.quotation_submit(
+            actor=first.created_by, buying_request=stale, fields=quotation_fields(unit_price="1")
+        )
+    assert caught.value.code == SourcingErrorCode.REQUEST_NOT_OPEN
+    first.refresh_from_db()
+    assert first.unit_price == Decimal("2.3")

@@ -236,7 +236,9 @@ def _request_out(item: BuyingRequest, *, user: Any, own_company_id: int | None) 
         "company_id": item.buyer_id if revealed else None,
         "name": item.buyer.legal_name if revealed else None,
     }
-    data["quotation_count"] = selectors.visible_quotation_count(user=user, buying_request=item)
+    data["quotation_count"] = selectors.quotation_count_for(
+        viewer_company_id=own_company_id, buying_request=item
+    )
     return data
 
 

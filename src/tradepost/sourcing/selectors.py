@@ -145,7 +145,14 @@ def own_quotation(*, user: Any, buying_request: BuyingRequest) -> Quotation | No
 def visible_quotation_count(*, user: Any, buying_request: BuyingRequest) -> int | None:
     """How many quotations the user may know of: None while a sealed request is open to
     anyone but its buyer."""
-    if not buying_request.sealed or _company_id(user) == buying_request.buyer_id:
+    return quotation_count_for(viewer_company_id=_company_id(user), buying_request=buying_request)
+
+
+def quotation_count_for(
+    *, viewer_company_id: int | None, buying_request: BuyingRequest
+) -> int | None:
+    """`visible_quotation_count` for a viewer whose company is already known (lists)."""
+    if not buying_request.sealed or viewer_company_id == buying_request.buyer_id:
         return buying_request.quotation_count
     if buying_request.status == RequestStatus.OPEN and buying_request.deadline > timezone.now():
         return None

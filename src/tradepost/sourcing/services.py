@@ -711,6 +711,13 @@ def quotation_submit(
         .first()
     )
     if existing is not None:
+        # A revision takes no slot; lock the request so it cannot cross an award or a close.
+        current = BuyingRequest.objects.select_for_update().get(pk=buying_request.pk)
+        if current.status != RequestStatus.OPEN or current.deadline <= now:
+            raise SourcingError(
+                _("This request no longer accepts quotations."),
+                SourcingErrorCode.REQUEST_NOT_OPEN,
+            )
         if existing.status not in (QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED):
             raise SourcingError(
                 _("This quotation can no longer be revised."), SourcingErrorCode.WRONG_STATE

@@ -196,3 +196,35 @@ def test_header_badge_include(client, rf):
     html = render_to_string("messaging/_header_badge.html", {"user": request.user}, request)
     assert "1 unread message" in html
     assert 'href="/en/messages/notifications/"' in html
+
+
+def test_email_preference_switch(client):
+    from tradepost.notify.selectors import wants_message_emails
+
+    user = make_user()
+    _login(client, user)
+    assert "checked" in client.get("/en/messages/notifications/").content.decode()
+    assert client.post("/en/messages/notifications/email/", {}).status_code == 302
+    assert not wants_message_emails(user)
+    html = client.get("/en/messages/notifications/").content.decode()
+    assert 'name="email_messages" checked' not in html
+    client.post("/en/messages/notifications/email/", {"email_messages": "on"})
+    assert wants_message_emails(user)
+    assert client.get("/en/messages/notifications/email/").status_code == 405
+
+
+def test_admin_lists_flagged_messages(client, settings):
+    from tradepost.messaging import services
+
+    settings.TRADEPOST_DUPLICATE_MESSAGE_COMPANIES = 2
+    p = make_parties()
+    services.inquiry_send(actor=p.buyer, company=make_company(), message="Spam text")
+    services.inquiry_send(actor=p.buyer, company=make_company(), message="Spam text")
+    make_conversation(p, message="Honest question")
+    _login(client, make_operator())
+    response = client.get("/admin/messaging/message/?flagged__exact=1")
+    html = response.content.decode()
+    assert response.context["cl"].result_count == 2
+    assert "Spam text" in html
+    assert "Honest question" not in html
+    assert client.get("/admin/messaging/conversation/").status_code == 200

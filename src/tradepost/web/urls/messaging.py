@@ -15,5 +15,6 @@ urlpatterns = [
     ),
     path("notifications/", views.notifications, name="notifications"),
     path("notifications/read/", views.notifications_read_all, name="notifications_read_all"),
+    path("notifications/email/", views.email_preference, name="email_preference"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

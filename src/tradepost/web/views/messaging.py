@@ -177,7 +177,25 @@ def notifications(request: AuthenticatedRequest) -> HttpResponse:
         }
         for item in page.object_list
     ]
-    return render(request, "messaging/notifications.html", {"page": page, "items": items})
+    context = {
+        "page": page,
+        "items": items,
+        "email_messages": notify_selectors.wants_message_emails(request.user),
+    }
+    return render(request, "messaging/notifications.html", context)
+
+
+@login_required
+@require_POST
+def email_preference(request: AuthenticatedRequest) -> HttpResponse:
+    """Switch emails about inquiries and messages on or off (a checkbox on the centre)."""
+    enabled = request.POST.get("email_messages") == "on"
+    notify_services.email_preference_set(user=request.user, email_messages=enabled)
+    if enabled:
+        flash.success(request, _("You will receive emails about inquiries and messages."))
+    else:
+        flash.success(request, _("You will no longer receive emails about inquiries and messages."))
+    return redirect("messaging:notifications")
 
 
 @login_required

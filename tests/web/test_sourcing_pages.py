@@ -180,3 +180,31 @@ def test_sealed_count_hidden_on_detail(client):
     _login(client, viewer)
     page = client.get(_url("request_detail", pk=request.pk))
     assert "Sealed until the deadline" in page.text
+
+
+def test_board_filters_through_the_page(client):
+    from tests.factories import make_category
+
+    leaf = make_category(parent=make_category(name_en="Kitchen"), name_en="Flasks")
+    wanted = make_request(title="Flasks for Germany", category_id=leaf.pk, destination_country="DE")
+    make_request(title="Something for France", destination_country="FR")
+    response = client.get(_url("board"), {"category": leaf.pk, "destination": "DE"})
+    assert wanted.title in response.text
+    assert "Something for France" not in response.text
+    assert f'<option value="{leaf.pk}" selected>' in response.text
+    hostile = client.get(
+        _url("board"),
+        {"category": "<script>", "destination": "<x", "min_quantity": "NaN", "posted": "-1"},
+    )
+    assert hostile.status_code == 200
+
+
+def test_decline_without_reason_is_refused_with_a_message(client):
+    buyer, _company = make_trader(country="NL")
+    request = make_request(actor=buyer)
+    quotation = make_quotation(request)
+    _login(client, buyer)
+    response = client.post(_url("decline", pk=quotation.pk), {"reason": ""}, follow=True)
+    assert "This field is required." in response.text
+    quotation.refresh_from_db()
+    assert quotation.status == QuotationStatus.SUBMITTED

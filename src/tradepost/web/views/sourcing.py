@@ -21,10 +21,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tradepost.catalog.forms import plain_number
+from tradepost.catalog.forms import category_choices, plain_number
 from tradepost.companies.models import BusinessType
 from tradepost.companies.selectors import membership_for
-from tradepost.core.countries import country_name
+from tradepost.core.countries import country_choices, country_name
 from tradepost.core.currencies import COMMON_CURRENCIES
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError
@@ -83,7 +83,13 @@ def request_board(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sourcing/board.html",
-        {"page": page, "filters": filters, "posted_choices": BOARD_RECENT_DAYS},
+        {
+            "page": page,
+            "filters": filters,
+            "posted_choices": BOARD_RECENT_DAYS,
+            "category_choices": category_choices(language),
+            "country_choices": country_choices(language),
+        },
     )
 
 

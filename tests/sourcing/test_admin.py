@@ -1,0 +1,52 @@
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import PASSWORD, make_operator
+from tests.sourcing.factories import make_request
+from tradepost.sourcing import tasks
+from tradepost.sourcing.models import BuyingRequest, ExchangeRate
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def operator_client(client):
+    operator = make_operator()
+    assert client.login(email=operator.email, password=PASSWORD)
+    return client
+
+
+def test_operator_updates_an_exchange_rate(operator_client):
+    rate = ExchangeRate.objects.get(currency="EUR")
+    url = reverse("admin:sourcing_exchangerate_change", args=[rate.pk])
+    response = operator_client.post(
+        url, {"currency": "eur", "rate_to_usd": "1.1", "as_of": "2026-12-01"}
+    )
+    assert response.status_code == 302
+    rate.refresh_from_db()
+    assert rate.currency == "EUR"
+    assert rate.as_of == date(2026, 12, 1)
+
+
+def test_unknown_currency_and_negative_rate_are_refused(operator_client):
+    url = reverse("admin:sourcing_exchangerate_add")
+    response = operator_client.post(url, {"currency": "QQQ", "rate_to_usd": "-1", "as_of": ""})
+    assert response.status_code == 200
+    assert not ExchangeRate.objects.filter(currency="QQQ").exists()
+
+
+def test_requests_are_read_only_in_the_admin(operator_client):
+    request = make_request()
+    listing = operator_client.get(reverse("admin:sourcing_buyingrequest_changelist"))
+    assert listing.status_code == 200
+    assert request.title in listing.text
+    assert operator_client.get(reverse("admin:sourcing_buyingrequest_add")).status_code == 403
+
+
+def test_expire_task_runs_on_the_queue():
+    request = make_request()
+    BuyingRequest.objects.filter(pk=request.pk).update(deadline="2000-01-01T00:00:00Z")
+    result = tasks.expire_requests.enqueue()
+    assert result.return_value == 1

@@ -14,7 +14,7 @@ from tests.messaging.factories import make_conversation, make_parties
 from tradepost.messaging import services
 from tradepost.notify import selectors
 from tradepost.notify import services as notify_services
-from tradepost.notify.models import Notification, NotificationPreference
+from tradepost.notify.models import Notification, NotificationKind, NotificationPreference
 
 pytestmark = pytest.mark.django_db
 
@@ -162,3 +162,18 @@ def test_mark_read_only_touches_own_notifications():
     assert selectors.unread_notification_count(user=p.supplier_owner) == 1
     notify_services.notifications_mark_read(actor=p.supplier_owner, ids=[theirs.pk])
     assert selectors.unread_notification_count(user=p.supplier_owner) == 0
+
+
+@pytest.mark.parametrize("kind", NotificationKind.values)
+def test_every_kind_has_a_sentence_with_its_params(kind):
+    user = make_user()
+    notification = notify_services.notification_create(
+        recipient=user,
+        kind=kind,
+        params={"company": "ACME <Ltd>", "subject": "Steel flasks"},
+        link="/en/messages/",
+    )
+    text = selectors.notification_text(notification)
+    assert "Steel flasks" in text
+    assert text != "Notification"
+    assert selectors.notification_link(notification, "zh-hant") == "/zh-hant/messages/"

@@ -10,6 +10,12 @@ from django.utils.translation import gettext_lazy as _
 class NotificationKind(models.TextChoices):
     NEW_INQUIRY = "new_inquiry", _("New inquiry")
     NEW_MESSAGE = "new_message", _("New message")
+    # For the sourcing app (params: "company", "subject"):
+    NEW_QUOTATION = "new_quotation", _("New quotation")
+    QUOTATION_AWARDED = "quotation_awarded", _("Quotation selected")
+    QUOTATION_NOT_SELECTED = "quotation_not_selected", _("Quotation not selected")
+    REQUEST_MATCHED = "request_matched", _("Matching buying request")
+    REQUEST_EXPIRING = "request_expiring", _("Buying request closing soon")
 
 
 class Notification(models.Model):

@@ -40,6 +40,19 @@ def notification_text(notification: Notification) -> str:
             "company": company,
             "subject": subject,
         }
+    if notification.kind == NotificationKind.NEW_QUOTATION:
+        return _("New quotation from %(company)s for “%(subject)s”") % {
+            "company": company,
+            "subject": subject,
+        }
+    if notification.kind == NotificationKind.QUOTATION_AWARDED:
+        return _("Your quotation for “%(subject)s” was selected.") % {"subject": subject}
+    if notification.kind == NotificationKind.QUOTATION_NOT_SELECTED:
+        return _("Another quotation was chosen for “%(subject)s”.") % {"subject": subject}
+    if notification.kind == NotificationKind.REQUEST_MATCHED:
+        return _("A new buying request matches your products: %(subject)s") % {"subject": subject}
+    if notification.kind == NotificationKind.REQUEST_EXPIRING:
+        return _("Your buying request “%(subject)s” closes soon.") % {"subject": subject}
     return _("Notification")
 
 

@@ -323,3 +323,46 @@ def test_board_query_count_for_a_signed_in_supplier(django_assert_max_num_querie
         many = api.get("")
     assert few.json()["count"] == 3 and many.json()["count"] == 9
     assert {item["quotation_count"] for item in few.json()["items"]} == {None}
+
+
+@pytest.mark.parametrize(
+    ("who", "allowed"),
+    [
+        ("anonymous", False),
+        ("other_company", False),
+        ("quoting_supplier", False),
+        ("operator", False),
+        ("member", True),
+        ("admin", True),
+        ("owner", True),
+    ],
+)
+def test_update_and_award_permission_matrix(who, allowed):
+    owner, company = make_trader(country="NL")
+    request = make_request(actor=owner)
+    supplier, _c = make_trader()
+    quotation = make_quotation(request, actor=supplier)
+    user = {
+        "anonymous": None,
+        "other_company": make_trader()[0],
+        "quoting_supplier": supplier,
+        "operator": make_operator(),
+        "member": add_member(company, role=Role.MEMBER),
+        "admin": add_member(company, role=Role.ADMIN),
+        "owner": owner,
+    }[who]
+    api = Api(user)
+    patched = api.patch(f"/{request.pk}", {"description": "<p>Changed</p>"})
+    awarded = api.post(f"/quotations/{quotation.pk}/award")
+    request.refresh_from_db()
+    quotation.refresh_from_db()
+    if allowed:
+        assert (patched.status_code, awarded.status_code) == (200, 200)
+        assert request.status == RequestStatus.AWARDED
+        assert request.description == "<p>Changed</p>"
+    else:
+        assert patched.status_code in (401, 404)
+        assert awarded.status_code in (401, 404)
+        assert request.status == RequestStatus.OPEN
+        assert request.description != "<p>Changed</p>"
+        assert quotation.status == QuotationStatus.SUBMITTED

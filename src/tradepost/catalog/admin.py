@@ -1,14 +1,19 @@
 """Operator views of the catalogue in Django's admin.
 
-Products are read here, not written: suppliers change them through the services (web pages
-and API), which validate and sanitise; the admin only offers looking up and filtering.
+Products are read here, not edited: suppliers change them through the services (web pages
+and API), which validate and sanitise. Operators look them up, filter them, and hide or restore
+listings by moderation through the same services.
 """
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
+from tradepost.catalog import services
+from tradepost.catalog.errors import ProductError, ProductNotFound
 from tradepost.catalog.models import Category, HSCode, Product, ProductImage, ProductTranslation
 
 
@@ -52,6 +57,28 @@ class ProductAdmin(ReadOnlyAdmin):
     list_select_related = ("company", "category")
     date_hierarchy = "created_at"
     inlines = (ProductImageInline, ProductTranslationInline)
+    actions = ("hide_by_moderation", "restore_to_draft")
+
+    # Listings change only through the catalogue services, so the admin's actions behave like
+    # the pages and the API (search index included).
+    def _moderate(self, request: HttpRequest, queryset: QuerySet[Product], service) -> None:
+        changed = 0
+        for product in queryset:
+            try:
+                service(actor=request.user, product=product)
+            except (ProductError, ProductNotFound) as error:
+                self.message_user(request, f"{product.pk}: {error}", level=messages.ERROR)
+            else:
+                changed += 1
+        self.message_user(request, _("%(count)d products updated.") % {"count": changed})
+
+    @admin.action(description=_("Hide the selected products (moderation)"))
+    def hide_by_moderation(self, request: HttpRequest, queryset: QuerySet[Product]) -> None:
+        self._moderate(request, queryset, services.product_hide)
+
+    @admin.action(description=_("Restore the selected hidden products to draft"))
+    def restore_to_draft(self, request: HttpRequest, queryset: QuerySet[Product]) -> None:
+        self._moderate(request, queryset, services.product_restore)
 
 
 @admin.register(Category)

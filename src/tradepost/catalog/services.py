@@ -573,6 +573,40 @@ def product_delete(*, actor: User, product: Product) -> Product:
     return locked
 
 
+# --- moderation ------------------------------------------------------------------------------
+
+
+def _ensure_operator(actor: User) -> None:
+    if not (actor.is_active and actor.is_staff):
+        raise ProductError(
+            _("Only operators may moderate listings."), code=ProductErrorCode.NOT_ALLOWED
+        )
+
+
+@transaction.atomic
+def product_hide(*, actor: User, product: Product) -> Product:
+    """Hide a listing from the catalogue by moderation; the supplier cannot publish it again."""
+    _ensure_operator(actor)
+    locked = _locked(product)
+    if locked.status != ProductStatus.HIDDEN:
+        locked.status = ProductStatus.HIDDEN
+        locked.save(update_fields=["status", "updated_at"])
+        _changed(locked)
+    return locked
+
+
+@transaction.atomic
+def product_restore(*, actor: User, product: Product) -> Product:
+    """Lift a moderation hide: the listing goes back to draft for the supplier to publish."""
+    _ensure_operator(actor)
+    locked = _locked(product)
+    if locked.status == ProductStatus.HIDDEN:
+        locked.status = ProductStatus.DRAFT
+        locked.save(update_fields=["status", "updated_at"])
+        _changed(locked)
+    return locked
+
+
 # --- images ----------------------------------------------------------------------------------
 
 

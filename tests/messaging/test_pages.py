@@ -228,3 +228,24 @@ def test_admin_lists_flagged_messages(client, settings):
     assert "Spam text" in html
     assert "Honest question" not in html
     assert client.get("/admin/messaging/conversation/").status_code == 200
+
+
+def test_conversation_page_query_count_does_not_grow(client, django_assert_max_num_queries):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tradepost.messaging import services
+
+    p = make_parties()
+    conversation = make_conversation(p)
+    for n in range(8):
+        sender = p.supplier_owner if n % 2 else p.buyer_colleague
+        services.message_send(
+            actor=sender,
+            conversation=conversation,
+            body=f"message {n}",
+            attachments=[SimpleUploadedFile(f"f{n}.pdf", b"%PDF-1.4 x")],
+        )
+    _login(client, p.buyer)
+    with django_assert_max_num_queries(16):
+        response = client.get(f"/en/messages/{conversation.pk}/")
+    assert response.content.decode().count("/attachments/") == 8

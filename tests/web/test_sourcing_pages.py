@@ -208,3 +208,23 @@ def test_decline_without_reason_is_refused_with_a_message(client):
     assert "This field is required." in response.text
     quotation.refresh_from_db()
     assert quotation.status == QuotationStatus.SUBMITTED
+
+
+def test_dashboard_lists_query_counts(client, django_assert_max_num_queries):
+    buyer, _company = make_trader(country="NL")
+    supplier, _c = make_trader()
+    requests = [make_request(actor=buyer) for _ in range(4)]
+    for item in requests:
+        make_quotation(item, actor=supplier)
+        make_quotation(item)
+    _login(client, buyer)
+    with django_assert_max_num_queries(10):
+        assert client.get(_url("my_requests")).status_code == 200
+    with django_assert_max_num_queries(12):
+        assert client.get(_url("compare", pk=requests[0].pk)).status_code == 200
+    client.logout()
+    _login(client, supplier)
+    with django_assert_max_num_queries(10):
+        response = client.get(_url("my_quotations"))
+    assert response.status_code == 200
+    assert response.text.count("Submitted") == 4

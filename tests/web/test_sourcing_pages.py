@@ -228,3 +228,26 @@ def test_dashboard_lists_query_counts(client, django_assert_max_num_queries):
         response = client.get(_url("my_quotations"))
     assert response.status_code == 200
     assert response.text.count("Submitted") == 4
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_outcome_pages_after_award_in_each_language(client, language):
+    from tradepost.sourcing import services
+
+    buyer, _company = make_trader(country="NL")
+    request = make_request(actor=buyer)
+    winner, _c1 = make_trader()
+    loser, _c2 = make_trader()
+    won = make_quotation(request, actor=winner)
+    make_quotation(request, actor=loser)
+    services.quotation_award(actor=buyer, quotation=won)
+    for user in (buyer, winner, loser):
+        client.logout()
+        _login(client, user)
+        assert client.get(_url("request_detail", language, pk=request.pk)).status_code == 200
+        assert client.get(_url("my_quotations", language)).status_code == 200
+    assert client.get(_url("quote", language, pk=request.pk)).status_code == 302
+    stranger, _c3 = make_trader()
+    client.logout()
+    _login(client, stranger)
+    assert client.get(_url("request_detail", language, pk=request.pk)).status_code == 404

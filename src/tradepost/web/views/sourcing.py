@@ -231,6 +231,9 @@ def my_quotations(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def quotation_submit(request: HttpRequest, pk: int) -> HttpResponse:
     buying_request = selectors.access_request(user=request.user, request_id=pk)
+    if not selectors.can_quote(user=request.user, buying_request=buying_request):
+        messages.info(request, _("This request does not take quotations from you now."))
+        return redirect("sourcing:request_detail", pk=buying_request.pk)
     existing = selectors.own_quotation(user=request.user, buying_request=buying_request)
     initial: dict[str, Any] = {}
     if existing is not None:

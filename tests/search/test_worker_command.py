@@ -13,6 +13,9 @@ from tradepost.search.selectors import search_products
 pytestmark = pytest.mark.django_db
 
 
+# The task worker closes connections that are not in autocommit mode (as between tasks in
+# production), so this test runs outside the per-test transaction.
+@pytest.mark.django_db(transaction=True)
 def test_worker_batch_applies_pending_index_changes(settings):
     settings.TASKS = {
         "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}

@@ -315,7 +315,11 @@ def rebuild_now(
 ) -> IndexState | None:
     """Rebuild the whole index (what `tradepost reindex` does), analysing text in `workers`
     processes. Raises IndexBusy."""
-    if workers <= 1:
+    # Inside a transaction (a caller's atomic block, or a test) the analysis processes could
+    # not see its uncommitted rows, and closing the connection to fork would end it: analyse
+    # in this process instead.
+    in_transaction = any(conn.in_atomic_block for conn in connections.all(initialized_only=True))
+    if workers <= 1 or in_transaction:
         with index_writer(heap_bytes=heap_bytes, threads=threads) as writer:
             return rebuild(writer, on_progress=on_progress)
     # Fork the analysis processes before the index writer starts its threads, and without

@@ -20,6 +20,7 @@ api.add_router("/", public.router)
 api.add_router("/search", search.router)
 api.add_router("/requests", sourcing.router)
 api.add_router("/conversations", messaging.router)
+api.add_router("/notifications", messaging.notifications_router)
 api.add_router("/me", accounts.router)
 api.add_router("/me/products", products.router)
 

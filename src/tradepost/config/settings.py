@@ -197,6 +197,15 @@ TRADEPOST_PRODUCT_MAX_IMAGES = 6
 # --- search -------------------------------------------------------------------------------
 TRADEPOST_INDEX_DIR = Path(os.environ.get("TRADEPOST_INDEX_DIR", HOME / "index"))
 
+# --- sourcing and messaging limits (operator settings) ------------------------------------
+TRADEPOST_RFQ_QUOTE_LIMIT = int(os.environ.get("TRADEPOST_RFQ_QUOTE_LIMIT", "10"))
+TRADEPOST_MONTHLY_QUOTE_QUOTA = int(os.environ.get("TRADEPOST_MONTHLY_QUOTE_QUOTA", "20"))
+TRADEPOST_ATTACHMENT_MAX_BYTES = int(
+    os.environ.get("TRADEPOST_ATTACHMENT_MAX_BYTES", 10 * 1024 * 1024)
+)
+TRADEPOST_INQUIRIES_PER_HOUR = int(os.environ.get("TRADEPOST_INQUIRIES_PER_HOUR", "20"))
+TRADEPOST_MESSAGES_PER_HOUR = int(os.environ.get("TRADEPOST_MESSAGES_PER_HOUR", "120"))
+
 # --- email --------------------------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")

@@ -1,4 +1,13 @@
-"""Serve the site with gunicorn and one background worker process beside it."""
+"""Serve the site with gunicorn and one background worker process beside it.
+
+Concurrency: a request is mostly Python (Django, analysis, hydration) holding the GIL, so
+processes, not threads, use the cores. The default is one worker process per CPU
+(`WEB_CONCURRENCY` or `--workers` to change) with `--threads` 2 each (`WEB_THREADS`): a
+second thread covers a request waiting on the database or the network without the GIL
+contention and cache-unfriendly switching that four threads on a 2-core machine caused.
+Each worker loads the search analysers and the index before its first request
+(`tradepost.config.gunicorn`).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +20,15 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 
+def default_workers() -> int:
+    """One gunicorn worker process per CPU this process may use, at least two."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cpus = os.cpu_count() or 2
+    return max(2, cpus)
+
+
 class Command(BaseCommand):
     help = "Serve Tradepost with gunicorn (static files through whitenoise) and a worker."
 
@@ -18,7 +36,12 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument(
-            "--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2"))
+            "--workers",
+            type=int,
+            default=int(os.environ.get("WEB_CONCURRENCY", "0")) or default_workers(),
+        )
+        parser.add_argument(
+            "--threads", type=int, default=int(os.environ.get("WEB_THREADS", "2") or 2)
         )
         parser.add_argument("--no-worker", action="store_true", help="Do not start a worker.")
 
@@ -36,9 +59,11 @@ class Command(BaseCommand):
             "--bind",
             f"{options['host']}:{options['port']}",
             "--workers",
-            str(options["workers"]),
+            str(max(1, options["workers"])),
             "--threads",
-            "4",
+            str(max(1, options["threads"])),
+            "--config",
+            "python:tradepost.config.gunicorn",
             "--access-logfile",
             "-" if settings.DEBUG else "/dev/null",
         ]

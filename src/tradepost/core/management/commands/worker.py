@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+import time
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from tradepost.core.periodic import run_due_jobs, run_periodic_jobs
 from tradepost.search.indexer import apply_outbox, run_indexer_loop
 
 
@@ -28,6 +30,7 @@ class Command(BaseCommand):
         if options["batch"]:
             if not options["no_indexer"]:
                 apply_outbox()
+            run_due_jobs({}, time.monotonic())
             call_command("db_worker", "--queue-name", "*", "--batch")
             return
         if options["no_indexer"]:
@@ -41,8 +44,13 @@ class Command(BaseCommand):
             target=run_indexer_loop, args=(stop,), name="search-indexer", daemon=True
         )
         indexer.start()
+        periodic = threading.Thread(
+            target=run_periodic_jobs, args=(stop,), name="periodic-jobs", daemon=True
+        )
+        periodic.start()
         try:
             call_command("db_worker", "--queue-name", "*")
         finally:
             stop.set()
             indexer.join(timeout=30)
+            periodic.join(timeout=30)

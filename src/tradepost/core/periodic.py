@@ -1,0 +1,53 @@
+"""Jobs the worker runs on a timer (no cron needed on a one-machine install).
+
+Each job is idempotent and safe to run from several workers at once: expiring requests is one
+conditional UPDATE.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from django.db import close_old_connections, connection
+
+logger = logging.getLogger(__name__)
+
+
+def _expire_requests() -> None:
+    from tradepost.sourcing.services import request_expire_due
+
+    expired = request_expire_due()
+    if expired:
+        logger.info("expired %d buying requests past their deadline", expired)
+
+
+#: (name, interval in seconds, job)
+JOBS: list[tuple[str, float, Callable[[], None]]] = [
+    ("expire buying requests", 60.0, _expire_requests),
+]
+
+
+def run_due_jobs(last_run: dict[str, float], now: float) -> None:
+    for name, interval, job in JOBS:
+        if now - last_run.get(name, 0.0) < interval:
+            continue
+        last_run[name] = now
+        try:
+            job()
+        except Exception:
+            logger.exception("periodic job %r failed; it runs again at its next interval", name)
+
+
+def run_periodic_jobs(stop: threading.Event, *, tick: float = 5.0) -> None:
+    """Run the jobs at their intervals until `stop` is set (the worker runs this in a thread)."""
+    last_run: dict[str, float] = {}
+    try:
+        while not stop.is_set():
+            close_old_connections()
+            run_due_jobs(last_run, time.monotonic())
+            stop.wait(tick)
+    finally:
+        connection.close()

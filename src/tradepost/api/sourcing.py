@@ -24,6 +24,7 @@ from pydantic import Field
 from tradepost.api.auth import API_AUTH
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.companies.selectors import membership_for
+from tradepost.messaging.errors import MessagingError, MessagingErrorCode, RateLimited
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
@@ -562,3 +563,47 @@ def download_attachment(request: HttpRequest, attachment_id: int) -> FileRespons
     response["X-Content-Type-Options"] = "nosniff"
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+# --- questions on a quotation ----------------------------------------------------------------
+
+
+class QuestionIn(Schema):
+    message: str = Field(..., description="The question (plain text)")
+
+
+class QuestionOut(Schema):
+    conversation_id: int
+    buying_request_id: int
+
+
+@router.post(
+    "/quotations/{int:quotation_id}/ask",
+    response={201: QuestionOut},
+    auth=API_AUTH,
+    summary="Ask the supplier a question about its quotation (buyer)",
+    description="Opens a conversation with the quoting supplier, linked to the request, or "
+    "adds the question to the one already open. Read and answer it under /api/v1/conversations.",
+)
+def ask_quotation(
+    request: HttpRequest, quotation_id: int, payload: QuestionIn
+) -> Status[dict[str, Any]]:
+    user = _user(request)
+    quotation = selectors.access_quotation_for_buyer(user=user, quotation_id=quotation_id)
+    try:
+        conversation = services.quotation_question(
+            actor=user, quotation=quotation, message=payload.message
+        )
+    except SourcingError as error:
+        raise _problem(error) from None
+    except RateLimited as error:
+        raise ApiProblem(429, str(error.code), _("Too many requests"), error.message) from None
+    except MessagingError as error:
+        if error.code == MessagingErrorCode.NO_COMPANY:
+            raise ApiProblem(
+                403, str(error.code), _("You do not act for a company"), error.message
+            ) from None
+        raise validation_problem({"message": [error.message]}) from None
+    return Status(
+        201, {"conversation_id": conversation.pk, "buying_request_id": quotation.request_id}
+    )

@@ -1,7 +1,7 @@
 """Jobs the worker runs on a timer (no cron needed on a one-machine install).
 
 Each job is idempotent and safe to run from several workers at once: expiring requests is one
-conditional UPDATE.
+conditional UPDATE, and each request's "closes soon" notice is claimed by one.
 """
 
 from __future__ import annotations
@@ -24,9 +24,18 @@ def _expire_requests() -> None:
         logger.info("expired %d buying requests past their deadline", expired)
 
 
+def _notify_expiring_requests() -> None:
+    from tradepost.sourcing.services import requests_notify_expiring
+
+    told = requests_notify_expiring()
+    if told:
+        logger.info("told the buyers of %d buying requests that their deadline is near", told)
+
+
 #: (name, interval in seconds, job)
 JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("expire buying requests", 60.0, _expire_requests),
+    ("notify buyers of requests closing soon", 300.0, _notify_expiring_requests),
 ]
 
 

@@ -68,6 +68,8 @@ class BuyingRequest(models.Model):
         "Quotation", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     closed_at = models.DateTimeField(null=True, blank=True)
+    # When the buyer was told the deadline is near (the job tells each request once).
+    expiring_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -28,14 +28,17 @@ from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.selectors import user_can_publish
 from tradepost.catalog.models import Category, Incoterm, PaymentTerm, Unit
-from tradepost.companies.models import Company
+from tradepost.companies.models import Company, Membership
 from tradepost.companies.selectors import membership_for
 from tradepost.core.countries import is_country
 from tradepost.core.currencies import is_currency
 from tradepost.core.html import sanitize_html
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
-from tradepost.notify.services import absolute_url, queue_email
+from tradepost.messaging.models import Conversation
+from tradepost.messaging.services import inquiry_send, message_send
+from tradepost.notify.models import NotificationKind
+from tradepost.notify.services import absolute_url, notification_create, queue_email
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import (
     Attachment,
@@ -57,6 +60,10 @@ TIERS_MAX = 10
 LEAD_TIME_MAX_DAYS = 3650
 MAX_AMOUNT = Decimal("9999999999")
 MAX_DEADLINE_DAYS = 366
+#: How long before its deadline the buyer is told a request closes soon.
+EXPIRING_NOTICE = timedelta(hours=24)
+#: Requests told per run of the expiring job (the next run takes the rest).
+EXPIRING_BATCH = 500
 
 REQUEST_FIELDS = frozenset(
     {
@@ -479,6 +486,9 @@ def request_update(
             raise SourcingError(errors.by_field, SourcingErrorCode.LOCKED_AFTER_QUOTES)
     for name, value in cleaned.items():
         setattr(request, name, value)
+    if "deadline" in changed and request.deadline > now + EXPIRING_NOTICE:
+        # A deadline moved out of the last day: the buyer is told again before the new one.
+        request.expiring_notified_at = None
     _check_price_pair(request, errors)
     errors.raise_if_any()
     request.full_clean()
@@ -517,6 +527,54 @@ def request_expire_due(*, now: datetime | None = None) -> int:
         return BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__lte=now).update(
             status=RequestStatus.EXPIRED, closed_at=now, updated_at=now
         )
+
+
+def requests_notify_expiring(*, now: datetime | None = None) -> int:
+    """Tell the buyers of open requests whose deadline is less than a day away (each request
+    once: its `expiring_notified_at` is claimed by a conditional UPDATE, so two workers never
+    tell it twice). Every member of the buyer company gets a notification; the person who
+    posted it also gets an email. Returns how many requests were told."""
+    now = now or timezone.now()
+    due = list(
+        BuyingRequest.objects.filter(
+            status=RequestStatus.OPEN,
+            expiring_notified_at__isnull=True,
+            deadline__gt=now,
+            deadline__lte=now + EXPIRING_NOTICE,
+        )
+        .order_by("deadline", "pk")
+        .values_list("pk", flat=True)[:EXPIRING_BATCH]
+    )
+    told = 0
+    for pk in due:
+        with transaction.atomic():
+            claimed = BuyingRequest.objects.filter(
+                pk=pk, status=RequestStatus.OPEN, expiring_notified_at__isnull=True
+            ).update(expiring_notified_at=now)
+            if not claimed:
+                continue
+            request = BuyingRequest.objects.select_related("created_by").get(pk=pk)
+            _notify_company(
+                company_id=request.buyer_id,
+                kind=NotificationKind.REQUEST_EXPIRING,
+                subject=request.title,
+                link=("sourcing:compare", request.pk),
+                now=now,
+            )
+            buyer_user = request.created_by
+            if buyer_user is not None and buyer_user.is_active:
+                _email(
+                    buyer_user,
+                    template="sourcing_request_expiring",
+                    subject=gettext_lazy("Your buying request closes within a day"),
+                    context={
+                        "request_title": request.title,
+                        "quotation_count": request.quotation_count,
+                        "link_path": ("sourcing:compare", request.pk),
+                    },
+                )
+            told += 1
+    return told
 
 
 # --- quotations ------------------------------------------------------------------------------
@@ -757,6 +815,13 @@ def quotation_submit(
                 "link_path": ("sourcing:compare", buying_request.pk),
             },
         )
+    _notify_company(
+        company_id=buying_request.buyer_id,
+        kind=NotificationKind.NEW_QUOTATION,
+        subject=buying_request.title,
+        link=("sourcing:compare", buying_request.pk),
+        from_company=supplier,
+    )
     return quotation
 
 
@@ -843,8 +908,86 @@ def quotation_award(*, actor: Any, quotation: Quotation) -> Quotation:
             template="sourcing_award_result",
             subject=gettext_lazy("The outcome of a buying request you quoted on"),
         )
+        _notify_company(
+            company_id=other.supplier_id,
+            kind=(
+                NotificationKind.QUOTATION_AWARDED
+                if other.pk == quotation.pk
+                else NotificationKind.QUOTATION_NOT_SELECTED
+            ),
+            subject=request.title,
+            link=("sourcing:request_detail", request.pk),
+            now=now,
+        )
     quotation.refresh_from_db()
     return quotation
+
+
+# --- questions on a quotation ----------------------------------------------------------------
+
+
+@transaction.atomic
+def quotation_question(*, actor: Any, quotation: Quotation, message: Any) -> Conversation:
+    """The buyer asks the quoting supplier a question: the conversation between the two
+    companies about this request is reused when it exists, otherwise opened (as an inquiry to
+    the supplier, linked to the request). Raises SourcingError when the actor does not act for
+    the buyer, and the messaging app's MessagingError when the message is refused (empty, too
+    long, rate limits)."""
+    request = _buyer_quotation(actor, quotation)
+    existing = (
+        Conversation.objects.filter(
+            buying_request_id=request.pk,
+            buyer_company_id=request.buyer_id,
+            supplier_company_id=quotation.supplier_id,
+        )
+        .order_by("pk")
+        .first()
+    )
+    if existing is not None:
+        message_send(actor=actor, conversation=existing, body=message)
+        existing.refresh_from_db()
+        return existing
+    conversation = inquiry_send(
+        actor=actor,
+        message=message,
+        company=quotation.supplier,
+        subject=request.title,
+        quantity=request.quantity,
+        unit=request.unit,
+    )
+    Conversation.objects.filter(pk=conversation.pk).update(buying_request_id=request.pk)
+    conversation.buying_request_id = request.pk
+    return conversation
+
+
+# --- in-app notifications --------------------------------------------------------------------
+
+
+def _notify_company(
+    *,
+    company_id: int,
+    kind: str,
+    subject: str,
+    link: tuple[str, int],
+    from_company: Company | None = None,
+    now: datetime | None = None,
+) -> None:
+    """One notification for every active member of a company, inside the caller's
+    transaction. `from_company` is named in each member's own language."""
+    name, pk = link
+    with translation.override("en"):
+        path = reverse(name, args=[pk])
+    members = (
+        Membership.objects.filter(company_id=company_id, user__is_active=True)
+        .select_related("user")
+        .order_by("pk")
+    )
+    for member in members:
+        params = {"subject": subject}
+        if from_company is not None:
+            language = normalise_ui_language(member.user.preferred_language)
+            params["company"] = from_company.name_for(language)
+        notification_create(recipient=member.user, kind=kind, params=params, link=path, now=now)
 
 
 # --- emails ----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ urlpatterns = [
     path("quotations/<int:pk>/shortlist/", views.quotation_shortlist, name="shortlist"),
     path("quotations/<int:pk>/decline/", views.quotation_decline, name="decline"),
     path("quotations/<int:pk>/award/", views.quotation_award, name="award"),
+    path("quotations/<int:pk>/ask/", views.quotation_ask, name="ask"),
     path("<int:pk>/attachments/", views.request_attachment_add, name="request_attachment_add"),
     path(
         "quotations/<int:pk>/attachments/",

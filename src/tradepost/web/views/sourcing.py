@@ -26,6 +26,7 @@ from tradepost.companies.models import BusinessType
 from tradepost.companies.selectors import membership_for
 from tradepost.core.countries import country_choices, country_name
 from tradepost.core.currencies import COMMON_CURRENCIES
+from tradepost.messaging.errors import MessagingError
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError
 from tradepost.sourcing.forms import AttachmentForm, BuyingRequestForm, DeclineForm, QuotationForm
@@ -345,6 +346,25 @@ def quotation_decline(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def quotation_award(request: HttpRequest, pk: int) -> HttpResponse:
     return _buyer_action(request, pk, "award")
+
+
+@login_required
+@require_POST
+def quotation_ask(request: HttpRequest, pk: int) -> HttpResponse:
+    """The buyer asks the quoting supplier a question: on to the (new or reused) conversation."""
+    quotation = selectors.access_quotation_for_buyer(user=request.user, quotation_id=pk)
+    try:
+        conversation = services.quotation_question(
+            actor=request.user, quotation=quotation, message=request.POST.get("message", "")
+        )
+    except SourcingError as error:
+        messages.error(request, error.summary)
+    except MessagingError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Your question is sent to the supplier."))
+        return redirect("messaging:detail", conversation_id=conversation.pk)
+    return redirect("sourcing:compare", pk=quotation.request_id)
 
 
 # --- attachments -----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import FileResponse, HttpRequest
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from ninja import File, Query, Router, Schema, Status
 from ninja.files import UploadedFile
@@ -27,6 +28,7 @@ from tradepost.companies.selectors import membership_for
 from tradepost.messaging.errors import MessagingError, MessagingErrorCode, RateLimited
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
+from tradepost.sourcing.matching import matching_requests
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
 
 router = Router(tags=["buying requests"])
@@ -315,6 +317,54 @@ def my_requests(request: HttpRequest, query: Query[PageQuery]) -> dict[str, Any]
     queryset = selectors.requests_of_company(company_id=own).select_related("buyer")
     _count, items, meta = _page(queryset, query.page, query.page_size)
     return {**meta, "items": [_request_out(i, user=user, own_company_id=own) for i in items]}
+
+
+class MatchingQuery(Schema):
+    limit: int = Field(50, ge=1, le=MAX_PAGE_SIZE)
+    language: Literal["en", "zh-hans", "zh-hant"] | None = Field(
+        None, description="Language of the reasons; the request's language when left out"
+    )
+
+
+class RequestMatchOut(Schema):
+    request: RequestOut
+    score: float
+    reasons: list[str] = Field(description="Why the request matches, in the asked language")
+    product_id: int | None = Field(None, description="Your product it matches best")
+    already_quoted: bool
+
+
+@router.get(
+    "/matching",
+    response=list[RequestMatchOut],
+    auth=API_AUTH,
+    summary="Open requests that match my company's published products",
+)
+def matching(request: HttpRequest, query: Query[MatchingQuery]) -> list[dict[str, Any]]:
+    user = _user(request)
+    membership = membership_for(user)
+    if membership is None:
+        raise _problem(
+            SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
+        )
+    matches = matching_requests(
+        company=membership.company,
+        language=query.language or get_language() or "en",
+        limit=query.limit,
+    )
+    quoted = selectors.quoted_request_ids(
+        company_id=membership.company_id, request_ids=[m.request.pk for m in matches]
+    )
+    return [
+        {
+            "request": _request_out(m.request, user=user, own_company_id=membership.company_id),
+            "score": m.score,
+            "reasons": m.reasons,
+            "product_id": m.product_id,
+            "already_quoted": m.request.pk in quoted,
+        }
+        for m in matches
+    ]
 
 
 @router.get("/{int:request_id}", response=RequestOut, auth=PUBLIC_AUTH, summary="One request")

@@ -230,6 +230,15 @@ def quotations_of_supplier(*, company_id: int) -> QuerySet[Quotation]:
     )
 
 
+def quoted_request_ids(*, company_id: int, request_ids: list[int]) -> set[int]:
+    """Which of `request_ids` the company has already quoted on (one query)."""
+    return set(
+        Quotation.objects.filter(supplier_id=company_id, request_id__in=request_ids).values_list(
+            "request_id", flat=True
+        )
+    )
+
+
 def quotations_for_buyer(*, buying_request: BuyingRequest) -> QuerySet[Quotation]:
     return (
         Quotation.objects.filter(request=buying_request)

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tradepost.web.views import sourcing as views
+from tradepost.web.views import sourcing_matching
 
 app_name = "sourcing"
 
@@ -9,6 +10,7 @@ urlpatterns = [
     path("create/", views.request_create, name="create"),
     path("mine/", views.my_requests, name="my_requests"),
     path("quotations/", views.my_quotations, name="my_quotations"),
+    path("matching/", sourcing_matching.matching, name="matching"),
     path("<int:pk>/", views.request_detail, name="request_detail"),
     path("<int:pk>/update/", views.request_update, name="update"),
     path("<int:pk>/close/", views.request_close, name="close"),

@@ -171,6 +171,12 @@ class QuotationOut(Schema):
 class ComparedOut(QuotationOut):
     normalised_unit_price: Decimal | None
     rate_date: date | None
+    supplier_response_rate: float | None = Field(
+        None, description="Share (0-1) of buyers' asks answered within 24 h; null if none yet"
+    )
+    supplier_median_response_hours: int | None = Field(
+        None, description="Median hours to the supplier's first answer"
+    )
 
 
 class ComparisonOut(Schema):
@@ -182,7 +188,7 @@ class ComparisonOut(Schema):
 
 class ComparisonQuery(Schema):
     currency: str = Field("USD", max_length=3)
-    sort: Literal["price", "lead_time", "moq", "verified", "received"] = "price"
+    sort: Literal["price", "lead_time", "moq", "verified", "response_rate", "received"] = "price"
 
 
 class DeclineIn(Schema):
@@ -426,6 +432,12 @@ def list_quotations(
                 **_quotation_out(row.quotation),
                 "normalised_unit_price": row.normalised_price,
                 "rate_date": row.rate_date,
+                "supplier_response_rate": (
+                    row.responsiveness.response_rate if row.responsiveness else None
+                ),
+                "supplier_median_response_hours": (
+                    row.responsiveness.median_hours if row.responsiveness else None
+                ),
             }
             for row in comparison.rows
         ],

@@ -20,6 +20,7 @@ from tradepost.catalog.models import Category
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import is_operator, membership_for
 from tradepost.core.currencies import is_currency
+from tradepost.messaging.selectors import Responsiveness, supplier_responsiveness_many
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.sourcing.models import (
     Attachment,
@@ -255,6 +256,8 @@ class ComparedQuotation:
     quotation: Quotation
     normalised_price: Decimal | None
     rate_date: date | None
+    #: how the supplier answers buyers (conversations and quotations, last 90 days)
+    responsiveness: Responsiveness | None = None
 
 
 @dataclass(frozen=True)
@@ -265,7 +268,7 @@ class Comparison:
     missing_currencies: list[str]
 
 
-COMPARISON_SORTS = ("price", "lead_time", "moq", "verified", "received")
+COMPARISON_SORTS = ("price", "lead_time", "moq", "verified", "response_rate", "received")
 
 
 def _rates(currencies: set[str]) -> dict[str, ExchangeRate]:
@@ -281,6 +284,7 @@ def compare_quotations(
     if not is_currency(currency):
         currency = "USD"
     quotations = list(quotations_for_buyer(buying_request=buying_request))
+    responsiveness = supplier_responsiveness_many([q.supplier_id for q in quotations])
     rates = _rates({q.currency for q in quotations} | {currency})
     target = rates.get(currency)
     rows: list[ComparedQuotation] = []
@@ -303,7 +307,11 @@ def compare_quotations(
             rate_date = min(dates) if dates else None
             if rate_date is not None:
                 used_dates.append(rate_date)
-        rows.append(ComparedQuotation(quotation, price, rate_date))
+        rows.append(
+            ComparedQuotation(
+                quotation, price, rate_date, responsiveness.get(quotation.supplier_id)
+            )
+        )
     rows.sort(key=_sort_key(sort))
     return Comparison(
         currency=currency,
@@ -327,6 +335,14 @@ def _sort_key(sort: str):
         )
     if sort == "received":
         return lambda row: (row.quotation.created_at, row.quotation.pk)
+    if sort == "response_rate":
+        # Best answering suppliers first; suppliers nobody has asked yet last; then price.
+        return lambda row: (
+            row.responsiveness is None or row.responsiveness.response_rate is None,
+            -(row.responsiveness.response_rate or 0) if row.responsiveness else 0,
+            row.normalised_price if row.normalised_price is not None else infinity,
+            row.quotation.pk,
+        )
     return lambda row: (
         row.normalised_price if row.normalised_price is not None else infinity,
         row.quotation.pk,

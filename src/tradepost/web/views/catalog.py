@@ -12,6 +12,7 @@ from tradepost.companies import public_selectors as companies
 from tradepost.companies.models import BusinessType
 from tradepost.core.html import html_to_text
 from tradepost.core.languages import normalise_ui_language
+from tradepost.messaging.selectors import supplier_responsiveness
 from tradepost.web.templatetags.tradepost_catalog import (
     absolute_url,
     product_path,
@@ -86,6 +87,7 @@ def product_detail(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
         "canonical_url": url,
         "image_urls": image_urls,
         "meta_description": description,
+        "responsiveness": supplier_responsiveness(product.company),
         "structured_data": product_structured_data(
             detail,
             url=url,
@@ -127,6 +129,7 @@ def company_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "profile": companies.company_profile(company, language=language),
         "company": company,
         "meta_description": _summary(company.description),
+        "responsiveness": supplier_responsiveness(company),
         "page": page,
         "cards": cards,
     }

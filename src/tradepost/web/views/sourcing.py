@@ -304,6 +304,7 @@ def compare(request: HttpRequest, pk: int) -> HttpResponse:
                 ("lead_time", _("Lead time")),
                 ("moq", _("MOQ")),
                 ("verified", _("Verified suppliers first")),
+                ("response_rate", _("Response rate")),
             ],
             "currencies": COMMON_CURRENCIES,
             "decline_form": DeclineForm(),

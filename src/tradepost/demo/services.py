@@ -10,7 +10,7 @@ import hmac
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
@@ -39,8 +39,26 @@ from tradepost.demo.generator import (
 )
 from tradepost.demo.images import StoredPicture, hex_to_rgb, store_picture
 from tradepost.demo.selectors import database_has_data, demo_users, leaf_categories
+from tradepost.demo.sourcing import (
+    AWARDED,
+    DEMO_BUYER,
+    DEMO_SUPPLIER,
+    EXPIRED,
+    RequestPlan,
+    plan_sourcing,
+)
 from tradepost.demo.vocabulary import load_vocabulary
+from tradepost.messaging.models import Conversation, ConversationRead, Message
+from tradepost.messaging.services import body_fingerprint
+from tradepost.notify.models import Notification, NotificationKind
 from tradepost.search.outbox import OutboxKind, record_changes
+from tradepost.sourcing.models import (
+    BuyingRequest,
+    Quotation,
+    QuotationStatus,
+    QuoteUsage,
+    RequestStatus,
+)
 
 BATCH_SIZE = 500
 PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -66,6 +84,9 @@ class DemoResult:
     pictures: int
     seconds: float
     logins: list[DemoLogin]
+    requests: int = 0
+    quotations: int = 0
+    conversations: int = 0
 
 
 def demo_password(role: str) -> str:
@@ -162,6 +183,9 @@ def demo_load(
         )
     except PlanError as exc:  # pragma: no cover - the checks above come first
         raise DemoError(str(exc), code=DemoErrorCode.INVALID_COUNTS) from exc
+    requests = plan_sourcing(
+        seed=seed, vocab=load_vocabulary(), companies=plan.companies, products=plan.products
+    )
     say(_("Drawing %(count)d product pictures…") % {"count": len(plan.pictures)})
     # Files are written before the transaction, so the database is locked only briefly;
     # they are named after their content and reused by a later run.
@@ -170,7 +194,7 @@ def demo_load(
     with transaction.atomic():
         if database_has_data():
             raise _not_empty()
-        _write(plan, pictures)
+        _write(plan, pictures, requests)
     return DemoResult(
         companies=len(plan.companies),
         countries=len({company.country for company in plan.companies}),
@@ -179,10 +203,13 @@ def demo_load(
         pictures=len(pictures),
         seconds=time.perf_counter() - started,
         logins=demo_logins(),
+        requests=len(requests),
+        quotations=sum(len(r.quotations) for r in requests),
+        conversations=sum(len(r.conversations) for r in requests),
     )
 
 
-def _write(plan: DemoPlan, pictures: dict[str, StoredPicture]) -> None:
+def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[RequestPlan]) -> None:
     now = timezone.now()
     login_emails = {login.email: login.role for login in plan.logins}
 
@@ -314,3 +341,238 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture]) -> None:
     # The search index learns about the new listings and suppliers through its outbox.
     record_changes(kind=OutboxKind.COMPANY, object_ids=[company.pk for company in companies])
     record_changes(kind=OutboxKind.PRODUCT, object_ids=[product.pk for product in product_rows])
+
+    people = [owners[spec.owner.email] for spec in plan.companies]
+    _write_sourcing(requests, companies=companies, people=people, now=now)
+
+
+def _write_sourcing(
+    requests: list[RequestPlan], *, companies: list[Company], people: list[User], now: datetime
+) -> None:
+    """Buying requests with their quotations, conversations about some of them, each
+    company's quotation usage this month, and the demo logins' notifications."""
+    minute = timedelta(minutes=1)
+    request_rows: list[BuyingRequest] = []
+    times: list[tuple[datetime, datetime | None]] = []
+    for item in requests:
+        posted = now - item.posted_minutes_ago * minute
+        deadline = now + item.deadline_in_minutes * minute
+        closed = None
+        if item.state == EXPIRED:
+            closed = deadline
+        elif item.state == AWARDED:
+            last_quote = max(q.minutes_after_posting for q in item.quotations)
+            closed = min(now - minute, posted + (last_quote + 24 * 60) * minute)
+        row = BuyingRequest(
+            buyer=companies[item.buyer_index],
+            created_by=people[item.buyer_index],
+            title=item.title,
+            description=sanitize_html(item.description),
+            original_language=item.original_language,
+            category_id=item.category_id,
+            quantity=item.quantity,
+            unit=item.unit,
+            target_unit_price=item.target_unit_price,
+            target_currency=item.target_currency,
+            destination_country=item.destination_country,
+            destination_port=item.destination_port,
+            preferred_incoterm=item.preferred_incoterm,
+            required_certifications=item.required_certifications,
+            deadline=deadline,
+            sealed=item.sealed,
+            reveal_identity=item.reveal_identity,
+            status=RequestStatus(item.state),
+            quotation_count=len(item.quotations),
+            closed_at=closed,
+        )
+        row.clean_fields(exclude=["buyer", "category", "created_by", "awarded_quotation"])
+        request_rows.append(row)
+        times.append((posted, closed))
+    BuyingRequest.objects.bulk_create(request_rows, batch_size=BATCH_SIZE)
+
+    quotation_rows: list[Quotation] = []
+    quoted_at: list[datetime] = []
+    for item, row, (posted, _closed) in zip(requests, request_rows, times, strict=True):
+        for quote in item.quotations:
+            at = min(now - minute, posted + quote.minutes_after_posting * minute)
+            quotation = Quotation(
+                request=row,
+                supplier=companies[quote.supplier_index],
+                created_by=people[quote.supplier_index],
+                unit_price=quote.unit_price,
+                currency=quote.currency,
+                moq=quote.moq,
+                lead_time_days=quote.lead_time_days,
+                incoterm=quote.incoterm,
+                named_place=quote.named_place,
+                payment_terms=quote.payment_terms,
+                valid_until=(at + timedelta(days=quote.valid_days)).date(),
+                sample_available=quote.sample_available,
+                sample_cost=quote.sample_cost,
+                message=quote.message,
+                status=QuotationStatus(quote.status),
+                decline_reason=quote.decline_reason,
+            )
+            quotation.clean_fields(exclude=["request", "supplier", "created_by"])
+            quotation_rows.append(quotation)
+            quoted_at.append(at)
+    Quotation.objects.bulk_create(quotation_rows, batch_size=BATCH_SIZE)
+
+    # Rows look as old as the plan says (created_at is set on insert).
+    for row, (posted, closed) in zip(request_rows, times, strict=True):
+        BuyingRequest.objects.filter(pk=row.pk).update(
+            created_at=posted, updated_at=closed or posted
+        )
+    for quotation, at in zip(quotation_rows, quoted_at, strict=True):
+        Quotation.objects.filter(pk=quotation.pk).update(created_at=at, updated_at=at)
+    position = 0
+    for item, row in zip(requests, request_rows, strict=True):
+        if item.awarded_position is not None:
+            awarded = quotation_rows[position + item.awarded_position]
+            BuyingRequest.objects.filter(pk=row.pk).update(awarded_quotation=awarded)
+        position += len(item.quotations)
+
+    month_start = timezone.localdate().replace(day=1)
+    usage: dict[int, int] = {}
+    for quotation, at in zip(quotation_rows, quoted_at, strict=True):
+        if timezone.localdate(at) >= month_start:
+            usage[quotation.supplier_id] = usage.get(quotation.supplier_id, 0) + 1
+    QuoteUsage.objects.bulk_create(
+        [QuoteUsage(company_id=c, month=month_start, count=n) for c, n in sorted(usage.items())]
+    )
+
+    _write_conversations(requests, request_rows, quotation_rows, quoted_at, people, now)
+    _write_notifications(requests, request_rows, quotation_rows, quoted_at, people, now)
+
+
+def _write_conversations(
+    requests: list[RequestPlan],
+    request_rows: list[BuyingRequest],
+    quotation_rows: list[Quotation],
+    quoted_at: list[datetime],
+    people: list[User],
+    now: datetime,
+) -> None:
+    position = 0
+    threads: list[tuple[Conversation, list[Message]]] = []
+    for item, row in zip(requests, request_rows, strict=True):
+        for talk in item.conversations:
+            quotation = quotation_rows[position + talk.quotation_position]
+            supplier_index = item.quotations[talk.quotation_position].supplier_index
+            start = quoted_at[position + talk.quotation_position]
+            messages: list[Message] = []
+            previous = start
+            for number, planned in enumerate(talk.messages):
+                at = start + timedelta(minutes=planned.minutes_after_start)
+                # never in the future, always after the previous message
+                at = max(previous + timedelta(seconds=1), min(at, now - timedelta(minutes=5)))
+                at = min(at, now - timedelta(seconds=len(talk.messages) - number))
+                previous = at
+                sender = item.buyer_index if planned.from_buyer else supplier_index
+                messages.append(
+                    Message(
+                        sender_user=people[sender],
+                        sender_company_id=(
+                            row.buyer_id if planned.from_buyer else quotation.supplier_id
+                        ),
+                        body=planned.body,
+                        body_hash=body_fingerprint(planned.body),
+                        created_at=at,
+                    )
+                )
+            replies = [
+                m.created_at
+                for m, p in zip(messages, talk.messages, strict=True)
+                if not p.from_buyer
+            ]
+            conversation = Conversation(
+                buyer_company_id=row.buyer_id,
+                buyer_user=people[item.buyer_index],
+                supplier_company_id=quotation.supplier_id,
+                subject=row.title,
+                buying_request_id=row.pk,
+                quantity=row.quantity,
+                unit=row.unit,
+                created_at=messages[0].created_at,
+                last_message_at=messages[-1].created_at,
+                supplier_first_reply_at=replies[0] if replies else None,
+            )
+            conversation.clean_fields(exclude=["buyer_company", "supplier_company", "buyer_user"])
+            threads.append((conversation, messages))
+        position += len(item.quotations)
+    Conversation.objects.bulk_create([conversation for conversation, _m in threads])
+    all_messages = []
+    for conversation, messages in threads:
+        for message in messages:
+            message.conversation = conversation
+            message.clean_fields(exclude=["conversation", "sender_user", "sender_company"])
+            all_messages.append(message)
+    Message.objects.bulk_create(all_messages, batch_size=BATCH_SIZE)
+    # Each company has read up to its own last message: the other side's answer is unread.
+    marks = []
+    for conversation, messages in threads:
+        for company_id in (conversation.buyer_company_id, conversation.supplier_company_id):
+            own = [m for m in messages if m.sender_company_id == company_id]
+            if own:
+                marks.append(
+                    ConversationRead(
+                        conversation=conversation,
+                        company_id=company_id,
+                        last_read_message_id=own[-1].pk,
+                        read_at=own[-1].created_at,
+                    )
+                )
+    ConversationRead.objects.bulk_create(marks, batch_size=BATCH_SIZE)
+
+
+def _write_notifications(
+    requests: list[RequestPlan],
+    request_rows: list[BuyingRequest],
+    quotation_rows: list[Quotation],
+    quoted_at: list[datetime],
+    people: list[User],
+    now: datetime,
+) -> None:
+    """What the demo buyer and the demo supplier were told about their requests and quotes
+    (older notices read, the last day's unread)."""
+    buyer, supplier = people[DEMO_BUYER], people[DEMO_SUPPLIER]
+    notifications = []
+    position = 0
+    for item, row in zip(requests, request_rows, strict=True):
+        compare = f"/en/requests/{row.pk}/compare/"
+        detail = f"/en/requests/{row.pk}/"
+        for offset, quote in enumerate(item.quotations):
+            at = quoted_at[position + offset]
+            read = at if at < now - timedelta(days=1) else None
+            if item.buyer_index == DEMO_BUYER:
+                notifications.append(
+                    Notification(
+                        recipient=buyer,
+                        kind=NotificationKind.NEW_QUOTATION,
+                        params={
+                            "company": quotation_rows[position + offset].supplier.legal_name,
+                            "subject": row.title,
+                        },
+                        link=compare,
+                        created_at=at,
+                        read_at=read,
+                    )
+                )
+            if quote.supplier_index == DEMO_SUPPLIER and item.state == AWARDED and row.closed_at:
+                won = item.awarded_position == offset
+                notifications.append(
+                    Notification(
+                        recipient=supplier,
+                        kind=(
+                            NotificationKind.QUOTATION_AWARDED
+                            if won
+                            else NotificationKind.QUOTATION_NOT_SELECTED
+                        ),
+                        params={"subject": row.title},
+                        link=detail,
+                        created_at=row.closed_at,
+                        read_at=None,
+                    )
+                )
+        position += len(item.quotations)
+    Notification.objects.bulk_create(notifications, batch_size=BATCH_SIZE)

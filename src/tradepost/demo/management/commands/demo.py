@@ -71,6 +71,17 @@ class Command(BaseCommand):
                 "pictures": result.pictures,
             }
         )
+        self.stdout.write(
+            _(
+                "Buying requests: %(requests)d (open, awarded and expired) with %(quotations)d "
+                "quotations and %(conversations)d conversations."
+            )
+            % {
+                "requests": result.requests,
+                "quotations": result.quotations,
+                "conversations": result.conversations,
+            }
+        )
         self._print_logins(result.logins)
 
     def _progress(self, message: str) -> None:

@@ -228,3 +228,45 @@ def test_query_count_is_bounded(client, catalogue, django_assert_max_num_queries
         assert client.get(PRODUCTS, {"q": "flask"}).status_code == 200
     with django_assert_max_num_queries(3):
         assert client.get(COMPANIES, {"q": "drinkware"}).status_code == 200
+
+
+def test_a_selected_country_still_lists_the_other_countries(client, catalogue):
+    body = client.get(PRODUCTS, {"q": "vacuum flask", "country": "TW"}).json()
+    assert hit_ids_of(body) == [catalogue["tw"].id]
+    countries = {o["value"]: (o["count"], o["selected"]) for o in _facet_of(body, "country")}
+    assert countries == {"TW": (1, True), "US": (1, False)}
+    both = client.get(PRODUCTS, {"q": "vacuum flask", "country": "TW,US"}).json()
+    assert both["total"] == 2
+
+
+def test_hit_links_are_the_pages_reverse_gives(client, catalogue):
+    from django.urls import reverse
+    from django.utils import translation
+
+    body = client.get(PRODUCTS, {"q": "vacuum flask", "lang": "en"}).json()
+    hit = next(h for h in body["hits"] if h["id"] == catalogue["en"].id)
+    with translation.override("en"):
+        product_path = reverse(
+            "catalog:product_detail", args=[catalogue["en"].id, catalogue["en"].slug]
+        )
+        company_path = reverse("catalog:company_detail", args=["ohio-drinkware"])
+    assert hit["url"] == f"http://testserver{product_path}"
+    assert hit["supplier"]["url"] == f"http://testserver{company_path}"
+    companies = client.get(COMPANIES, {"q": "ohio"}).json()
+    assert companies["hits"][0]["url"] == f"http://testserver{company_path}"
+
+
+def test_newest_and_fuzzy_through_the_api(client, catalogue):
+    newest = client.get(PRODUCTS, {"sort": "newest"}).json()
+    assert hit_ids_of(newest) == [catalogue["en"].id, catalogue["tw"].id]
+    fuzzy = client.get(PRODUCTS, {"q": "stainles flsk"}).json()
+    assert fuzzy["fuzzy_used"] is True
+    assert catalogue["en"].id in hit_ids_of(fuzzy)
+
+
+def hit_ids_of(body) -> list[int]:
+    return [hit["id"] for hit in body["hits"]]
+
+
+def _facet_of(body, name):
+    return next(f for f in body["facets"] if f["name"] == name)["options"]

@@ -225,6 +225,21 @@ def test_country_facet_narrows_and_unselects(client, catalogue):
     assert len(hit_ids(back)) == 3
 
 
+def test_after_choosing_a_country_the_others_can_still_be_added(client, catalogue):
+    narrowed = client.get(URL, {"q": "flask", "country": "TW"})
+    assert hit_ids(narrowed) == [catalogue.flask_tw.id]
+    # The country facet is counted without its own filter: the other countries stay, with
+    # their counts, and their links add to the selection.
+    block = narrowed.content.decode().split('class="facet facet-country"', 1)[1]
+    block = block.split("</ul>", 1)[0]
+    assert "United States" in block and "China" in block
+    added = follow(client, facet_href(narrowed, "country", "United States"))
+    assert parse_qs(urlparse(facet_href(narrowed, "country", "United States")).query)[
+        "country"
+    ] == ["TW", "US"]
+    assert set(hit_ids(added)) == {catalogue.flask_tw.id, catalogue.flask_en.id}
+
+
 def test_price_band_verified_moq_lead_time_and_language_facets(client, catalogue):
     response = client.get(URL)
     cheap = follow(client, facet_href(response, "price", "US$1–5"))

@@ -40,7 +40,7 @@ from tradepost.search.rates import to_usd
 logger = logging.getLogger(__name__)
 
 #: Bump when the schema or the way documents are built changes; a new folder is built.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 KIND_PRODUCT = "product"
 KIND_COMPANY = "company"
@@ -58,6 +58,9 @@ PRODUCT_GRAM_FIELDS = {"title_grams": 1.2, "extra_grams": 0.6, "desc_grams": 0.4
 COMPANY_WORD_FIELDS = {"name_words": 3.0, "cproducts_words": 1.5, "cdesc_words": 0.8}
 COMPANY_GRAM_FIELDS = {"name_grams": 1.2, "cproducts_grams": 0.6, "cdesc_grams": 0.3}
 CATEGORY_FIELDS = [f"cat{depth}" for depth in range(MAX_CATEGORY_DEPTH + 1)]
+
+#: The "newest" sort key: when a listing was published, in microseconds since 1970.
+PUBLISHED_SORT_FIELD = "published_us"
 
 #: Sort keys for listings without a USD price (they sort after priced listings either way).
 NO_PRICE_ASC = 1e15
@@ -95,6 +98,8 @@ def build_schema() -> tantivy.Schema:
     sb.add_float_field("price_desc", fast=True)
     sb.add_unsigned_field("lead_time", indexed=True, fast=True)
     sb.add_date_field("published", indexed=True, fast=True)
+    # tantivy keeps dates to the second; "newest" sorts by microseconds (ties: id).
+    sb.add_integer_field(PUBLISHED_SORT_FIELD, indexed=True, fast=True)
     sb.add_float_field("quality", fast=True)
     sb.add_float_field("boost", fast=True)
     return sb.build()
@@ -552,6 +557,7 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         "price_desc": price_max if price_max is not None else NO_PRICE_DESC,
         "lead_time": int(record.lead_time_days) if record.lead_time_days is not None else None,
         "published": _utc(record.published_at or record.updated_at),
+        PUBLISHED_SORT_FIELD: _microseconds(record.published_at or record.updated_at),
         "quality": quality,
         "boost": rank_boost(quality),
     }

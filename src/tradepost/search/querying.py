@@ -24,7 +24,7 @@ from typing import Any
 import tantivy
 from tantivy import Occur, Query
 
-from tradepost.search.analysis import AnalyzedQuery
+from tradepost.search.analysis import AnalyzedQuery, analyze_words
 from tradepost.search.highlight import is_cjk_token
 from tradepost.search.index import MAX_TOKEN_CHARS, schema
 
@@ -97,16 +97,17 @@ def token_clause(
     word_fields: Mapping[str, float],
     gram_fields: Mapping[str, float],
     *,
-    fuzzy_distance: int = 0,
+    fuzzy: FuzzyTerm | None = None,
 ) -> Query:
-    """The ways one query token may match a document."""
-    if fuzzy_distance:
+    """The ways one query token may match a document (by similar spelling with `fuzzy`)."""
+    if fuzzy is not None:
         return any_of(
             [
                 boosted(
-                    Query.fuzzy_term_query(schema(), name, token, distance=fuzzy_distance),
+                    Query.fuzzy_term_query(schema(), name, text, distance=distance),
                     weight * 0.5,
                 )
+                for text, distance in fuzzy.variants
                 for name, weight in word_fields.items()
             ]
         )
@@ -130,15 +131,13 @@ def words_clause(
     word_fields: Mapping[str, float],
     gram_fields: Mapping[str, float],
     *,
-    fuzzy: Mapping[str, int] | None = None,
+    fuzzy: Mapping[str, FuzzyTerm] | None = None,
 ) -> Query | None:
     tokens = usable(tokens)
     if not tokens:
         return None
     fuzzy = fuzzy or {}
-    clauses = [
-        token_clause(t, word_fields, gram_fields, fuzzy_distance=fuzzy.get(t, 0)) for t in tokens
-    ]
+    clauses = [token_clause(t, word_fields, gram_fields, fuzzy=fuzzy.get(t)) for t in tokens]
     if len(clauses) == 1:
         return clauses[0]
     return any_of(clauses, required_matches(len(clauses)))
@@ -221,7 +220,7 @@ def text_query(
     gram_fields: Mapping[str, float],
     phrase_field: str,
     expansion: Expansion | None = None,
-    fuzzy: Mapping[str, int] | None = None,
+    fuzzy: Mapping[str, FuzzyTerm] | None = None,
 ) -> Query | None:
     """The scored text part of a search, or None for an empty query (match everything)."""
     main = words_clause(analyzed.words, word_fields, gram_fields, fuzzy=fuzzy)
@@ -245,17 +244,51 @@ def text_query(
     )
 
 
+@dataclass(frozen=True)
+class FuzzyTerm:
+    """How a rare query word is matched by similar spelling: each (text, edit distance) of
+    `variants` against the indexed (stemmed) words. The word as typed comes first: a stem of
+    a misspelt word is often further from the right stem than the typed word is ("cordles"
+    stems to "cordl", three edits from "cordless", one from what was typed)."""
+
+    variants: tuple[tuple[str, int], ...]
+
+
+def edit_distance_for(text: str) -> int:
+    """Edits allowed for a word of this length (one for short words, two for longer)."""
+    return 1 if len(text) <= 5 else 2
+
+
+def fuzzy_terms(
+    analyzed: AnalyzedQuery, searcher: tantivy.Searcher, word_fields: Iterable[str]
+) -> dict[str, FuzzyTerm]:
+    """Query tokens (stems) to match by similar spelling: those of the unstemmed Latin
+    words (`latin_terms`) of four letters or more that are rare or unknown in the index.
+    Common words, numbers, units and Chinese are matched exactly."""
+    names = list(word_fields)
+    tokens = set(usable(analyzed.words))
+    fuzzy: dict[str, FuzzyTerm] = {}
+    for typed in analyzed.latin_terms:
+        if len(typed) < 4 or not typed.isascii() or not typed.isalpha():
+            continue
+        stems = analyze_words(typed)
+        if len(stems) != 1 or stems[0] not in tokens or stems[0] in fuzzy:
+            continue
+        stem = stems[0]
+        if is_cjk_token(stem) or len(stem) > MAX_TOKEN_CHARS:
+            continue
+        frequency = sum(searcher.doc_freq(name, stem) for name in names)
+        if frequency >= RARE_DOC_FREQ:
+            continue
+        variants = [(typed, edit_distance_for(typed))]
+        if stem != typed and len(stem) >= 3:
+            variants.append((stem, edit_distance_for(stem)))
+        fuzzy[stem] = FuzzyTerm(variants=tuple(variants))
+    return fuzzy
+
+
 def fuzzy_distances(
     analyzed: AnalyzedQuery, searcher: tantivy.Searcher, word_fields: Iterable[str]
-) -> dict[str, int]:
-    """Edit distances for the rare Latin words of the query (none for common words, numbers
-    and Chinese, which are matched exactly)."""
-    names = list(word_fields)
-    distances: dict[str, int] = {}
-    for token in usable(analyzed.words):
-        if is_cjk_token(token) or not token.isalpha() or not token.isascii() or len(token) < 4:
-            continue
-        frequency = sum(searcher.doc_freq(name, token) for name in names)
-        if frequency < RARE_DOC_FREQ:
-            distances[token] = 1 if len(token) <= 5 else 2
-    return distances
+) -> dict[str, FuzzyTerm]:
+    """The former name of `fuzzy_terms` (the evaluation script in bench/ uses it)."""
+    return fuzzy_terms(analyzed, searcher, word_fields)

@@ -14,7 +14,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any
@@ -53,6 +53,7 @@ from tradepost.search.index import (
     MAX_PREFIX_CHARS,
     PRODUCT_GRAM_FIELDS,
     PRODUCT_WORD_FIELDS,
+    PUBLISHED_SORT_FIELD,
     Snapshot,
     prefix_token,
     schema,
@@ -61,9 +62,10 @@ from tradepost.search.index import (
 )
 from tradepost.search.querying import (
     Expansion,
+    FuzzyTerm,
     all_of,
     filter_clause,
-    fuzzy_distances,
+    fuzzy_terms,
     required_matches,
     term,
     text_query,
@@ -436,8 +438,8 @@ def _run(
 ) -> tuple[int, list[tuple[float, int]]]:
     """(total, [(score, id)]) for one page."""
     if sort == "newest":
-        result = s.search(query, limit, True, "published", offset, Order.Desc)
-    elif sort == "price_asc":
+        return _run_newest(s, query, limit=limit, offset=offset)
+    if sort == "price_asc":
         result = s.search(query, limit, True, "price_asc", offset, Order.Asc)
     elif sort == "price_desc":
         result = s.search(query, limit, True, "price_desc", offset, Order.Desc)
@@ -455,11 +457,91 @@ def _run(
     ]
 
 
+def _with(query: Query, clause: Query) -> Query:
+    return Query.boolean_query([(Occur.Must, query), (Occur.Must, filter_clause(clause))])
+
+
+def _run_newest(
+    s: Searcher, query: Query, *, limit: int, offset: int
+) -> tuple[int, list[tuple[float, int]]]:
+    """One page in "newest" order: publication time (microseconds) descending, then id
+    descending. tantivy orders by the time alone and leaves equal times in no particular
+    order, so the page is fetched with one neighbour on each side: equal times inside the
+    page are ordered here, and when a run of equal times crosses the page's edge (listings
+    published in one batch), the part of the run on this page is read in id order."""
+    start = offset - 1 if offset > 0 else 0
+    skip = offset - start
+    result = s.search(query, limit + skip + 1, True, PUBLISHED_SORT_FIELD, start, Order.Desc)
+    total = int(result.count or 0)  # type: ignore[attr-defined]  # missing from the stubs
+    addresses = [address for _key, address in result.hits]
+    ids = s.fast_field_values("id", addresses) if addresses else []
+    found = [
+        (int(key), int(doc_id))
+        for (key, _address), doc_id in zip(result.hits, ids, strict=True)
+        if doc_id is not None
+    ]
+    before = found[0] if skip else None
+    page = sorted(found[skip : skip + limit], key=lambda pair: (-pair[0], -pair[1]))
+    after = found[skip + limit] if len(found) > skip + limit else None
+    if not page:
+        return total, []
+    crossing = []
+    if before is not None and before[0] == page[0][0]:
+        crossing.append(page[0][0])
+    if after is not None and after[0] == page[-1][0] and page[-1][0] not in crossing:
+        crossing.append(page[-1][0])
+    for key in crossing:
+        first = next(i for i, pair in enumerate(page) if pair[0] == key)
+        count = sum(1 for pair in page if pair[0] == key)
+        newer = s.search(
+            _with(
+                query,
+                Query.range_query(
+                    schema(), PUBLISHED_SORT_FIELD, FieldType.Integer, key, None, False
+                ),
+            ),
+            1,
+            True,
+        )
+        position = offset + first - int(newer.count or 0)  # type: ignore[attr-defined]
+        run = s.search(
+            _with(query, term(PUBLISHED_SORT_FIELD, key)),
+            count,
+            True,
+            "id",
+            max(0, position),
+            Order.Desc,
+        )
+        run_addresses = [address for _id, address in run.hits]
+        run_ids = s.fast_field_values("id", run_addresses) if run_addresses else []
+        page[first : first + count] = [(key, int(i)) for i in run_ids if i is not None]
+    return total, [(float(key), doc_id) for key, doc_id in page]
+
+
 # ---------------------------------------------------------------------------------------
 # Products.
 
 
-def _product_filter_clauses(filters: ProductFilters, tree: CategoryTree) -> list[Query]:
+#: Facets where a search may select several values at once (any of them matches), and the
+#: filter each one counts without ("disjunctive" facets: with Taiwan selected, the other
+#: countries still show how many listings adding them would bring). Every other filter
+#: still applies to their counts. The category facet lists the subcategories of the
+#: selected category, which all lie inside it: its counts are the same with or without
+#: the category filter, so it needs no search of its own.
+DISJUNCTIVE_FACETS = {"country": "countries", "language": "languages", "incoterms": "incoterms"}
+
+
+def _product_filter_clauses(
+    filters: ProductFilters, tree: CategoryTree, *, leave_out: str | None = None
+) -> list[Query]:
+    """The clauses of `filters`; `leave_out` names a DISJUNCTIVE_FACETS facet whose own
+    filter is not applied (to count that facet's options)."""
+    if leave_out == "country":
+        filters = replace(filters, countries=())
+    elif leave_out == "language":
+        filters = replace(filters, languages=())
+    elif leave_out == "incoterms":
+        filters = replace(filters, incoterms=())
     clauses = [term("kind", KIND_PRODUCT)]
     if filters.category_id is not None:
         node = tree.nodes.get(filters.category_id)
@@ -758,6 +840,33 @@ def _hydrate_products(
     return hydrated
 
 
+def _product_facet_counts(
+    snap: Snapshot,
+    search_query: Query,
+    scored: Query | None,
+    filters: ProductFilters,
+    tree: CategoryTree,
+) -> dict[str, Any]:
+    """Facet counts of a product search. A facet whose filter is set and that may take
+    several values (DISJUNCTIVE_FACETS) is counted by a search without its own filter; the
+    others are counted on the search itself. Each aggregation is cached (`aggregate`)."""
+    aggregations = _product_aggregations(_category_facet_field(filters, tree))
+    selected = [
+        name for name, attribute in DISJUNCTIVE_FACETS.items() if getattr(filters, attribute)
+    ]
+    counts = dict(
+        aggregate(
+            snap,
+            search_query,
+            {name: spec for name, spec in aggregations.items() if name not in selected},
+        )
+    )
+    for name in selected:
+        query = _combine(_product_filter_clauses(filters, tree, leave_out=name), scored)
+        counts.update(aggregate(snap, query, {name: aggregations[name]}))
+    return counts
+
+
 def search_products(
     *,
     query: str,
@@ -782,8 +891,8 @@ def search_products(
     tree = category_tree(must_have=must_have)
     filter_clauses = _product_filter_clauses(filters, tree)
 
-    def build(fuzzy: Mapping[str, int] | None = None) -> tuple[Query, bool]:
-        scored = text_query(
+    def build(fuzzy: Mapping[str, FuzzyTerm] | None = None) -> Query | None:
+        return text_query(
             analyzed,
             word_fields=PRODUCT_WORD_FIELDS,
             gram_fields=PRODUCT_GRAM_FIELDS,
@@ -791,9 +900,9 @@ def search_products(
             expansion=expansion,
             fuzzy=fuzzy,
         )
-        return _combine(filter_clauses, scored), scored is not None
 
-    search_query, has_text = build()
+    scored = build()
+    search_query, has_text = _combine(filter_clauses, scored), scored is not None
     offset = (page - 1) * per_page
     snap = snapshot()
     total, ranked = _run(
@@ -801,10 +910,11 @@ def search_products(
     )
     fuzzy_used = False
     if total == 0 and has_text:
-        distances = fuzzy_distances(analyzed, snap.searcher, PRODUCT_WORD_FIELDS)
+        distances = fuzzy_terms(analyzed, snap.searcher, PRODUCT_WORD_FIELDS)
         if distances:
             fuzzy_used = True
-            search_query, has_text = build(distances)
+            scored = build(distances)
+            search_query, has_text = _combine(filter_clauses, scored), scored is not None
             total, ranked = _run(
                 snap.searcher,
                 search_query,
@@ -817,8 +927,7 @@ def search_products(
     with translation.override(language):
         facets: list[Facet] = []
         if with_facets:
-            category_field = _category_facet_field(filters, tree)
-            aggregation = aggregate(snap, search_query, _product_aggregations(category_field))
+            aggregation = _product_facet_counts(snap, search_query, scored, filters, tree)
             facets = _product_facets(aggregation, filters, tree, language)
         terms = highlight_terms(analyzed, expansion)
         hits = [
@@ -934,7 +1043,7 @@ def search_companies(
     expansion = expand(text, analyzed)
     filter_clauses = _company_filter_clauses(filters)
 
-    def build(fuzzy: Mapping[str, int] | None = None) -> tuple[Query, bool]:
+    def build(fuzzy: Mapping[str, FuzzyTerm] | None = None) -> tuple[Query, bool]:
         scored = text_query(
             analyzed,
             word_fields=COMPANY_WORD_FIELDS,
@@ -958,7 +1067,7 @@ def search_companies(
     )
     fuzzy_used = False
     if total == 0 and has_text:
-        distances = fuzzy_distances(analyzed, snap.searcher, COMPANY_WORD_FIELDS)
+        distances = fuzzy_terms(analyzed, snap.searcher, COMPANY_WORD_FIELDS)
         if distances:
             fuzzy_used = True
             search_query, has_text = build(distances)

@@ -1,12 +1,12 @@
 """Serve the site with gunicorn and one background worker process beside it.
 
 Concurrency: a request is mostly Python (Django, analysis, hydration) holding the GIL, so
-processes, not threads, use the cores. The default is one worker process per CPU
-(`WEB_CONCURRENCY` or `--workers` to change) with `--threads` 2 each (`WEB_THREADS`): a
-second thread covers a request waiting on the database or the network without the GIL
-contention and cache-unfriendly switching that four threads on a 2-core machine caused.
-Each worker loads the search analysers and the index before its first request
-(`tradepost.config.gunicorn`).
+processes, not threads, use the cores. The default is one worker process per CPU, at least
+two (`--workers` or `WEB_CONCURRENCY`), with 2 threads each (`--threads` or `WEB_THREADS`):
+on a 2-core machine under 8 concurrent search clients, 4 threads per worker served about as
+many requests per second as 2 (the work is CPU-bound); the second thread keeps a worker busy
+while a request waits on the database. Each worker loads the search analysers, the
+glossary and the index before its first request (`tradepost.config.gunicorn`).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from django.test import Client
 from tests.factories import make_category, make_product, make_user
 from tests.sourcing.factories import make_quotation, make_request, make_trader
 from tradepost.accounts.tokens import token_create
+from tradepost.sourcing.matching import _local_terms
 
 pytestmark = pytest.mark.django_db
 
@@ -18,8 +19,10 @@ URL = "/api/v1/requests/matching"
 @pytest.fixture(autouse=True)
 def _clear_cache():
     cache.clear()
+    _local_terms.clear()
     yield
     cache.clear()
+    _local_terms.clear()
 
 
 def _get(user=None, **params):

@@ -11,7 +11,7 @@ from django.utils import timezone
 from tests.factories import make_category, make_product
 from tests.sourcing.factories import make_quotation, make_request, make_trader
 from tradepost.catalog.models import ProductStatus
-from tradepost.sourcing.matching import matching_requests
+from tradepost.sourcing.matching import _local_terms, matching_requests
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
 
 pytestmark = pytest.mark.django_db
@@ -20,8 +20,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _clear_cache():
     cache.clear()
+    _local_terms.clear()
     yield
     cache.clear()
+    _local_terms.clear()
 
 
 @pytest.fixture

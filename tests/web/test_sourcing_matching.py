@@ -9,6 +9,7 @@ from django.utils import translation
 
 from tests.factories import PASSWORD, make_category, make_product, make_user
 from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tradepost.sourcing.matching import _local_terms
 
 pytestmark = pytest.mark.django_db
 
@@ -18,8 +19,10 @@ LANGUAGES = ["en", "zh-hans", "zh-hant"]
 @pytest.fixture(autouse=True)
 def _clear_cache():
     cache.clear()
+    _local_terms.clear()
     yield
     cache.clear()
+    _local_terms.clear()
 
 
 def _url(name, language="en", **kwargs):

@@ -17,7 +17,8 @@ are left out.
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -50,6 +51,8 @@ MIN_SCORE = 2.0
 #: Bumped when the cached analysis of a request changes shape.
 _CACHE_VERSION = 1
 _CACHE_SECONDS = 24 * 3600
+#: Analysed requests kept in each process (a few hundred bytes each).
+LOCAL_CACHE_ENTRIES = 20_000
 
 
 @dataclass(frozen=True)
@@ -155,27 +158,70 @@ def _cache_key(request_id: int, updated_at: datetime) -> str:
     return f"sourcing:match:{_CACHE_VERSION}:{request_id}:{updated_at.timestamp():.6f}"
 
 
+class _LocalTerms:
+    """A bounded in-process LRU of analysed requests, in front of Django's cache (whose
+    default local-memory backend keeps only 300 entries)."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self.entries: OrderedDict[str, _RequestTerms] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> _RequestTerms | None:
+        with self.lock:
+            value = self.entries.get(key)
+            if value is not None:
+                self.entries.move_to_end(key)
+            return value
+
+    def put(self, key: str, value: _RequestTerms) -> None:
+        with self.lock:
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.max_entries:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+_local_terms = _LocalTerms(LOCAL_CACHE_ENTRIES)
+
+
 def _request_terms(rows: list[tuple[int, datetime]]) -> dict[int, _RequestTerms]:
-    """Analysed terms of the requests, from the cache or analysed now (and cached)."""
+    """Analysed terms of the requests: from this process's LRU, then the shared cache, else
+    analysed now (and kept in both)."""
     keys = {request_id: _cache_key(request_id, updated_at) for request_id, updated_at in rows}
-    cached = cache.get_many(list(keys.values()))
     result: dict[int, _RequestTerms] = {}
-    missing: list[int] = []
+    unknown: dict[int, str] = {}
     for request_id, key in keys.items():
-        value = cached.get(key)
-        if isinstance(value, _RequestTerms):
-            result[request_id] = value
+        local = _local_terms.get(key)
+        if local is not None:
+            result[request_id] = local
         else:
-            missing.append(request_id)
+            unknown[request_id] = key
+    missing: list[int] = []
+    if unknown:
+        cached = cache.get_many(list(unknown.values()))
+        for request_id, key in unknown.items():
+            value = cached.get(key)
+            if isinstance(value, _RequestTerms):
+                result[request_id] = value
+                _local_terms.put(key, value)
+            else:
+                missing.append(request_id)
     if missing:
         fresh: dict[str, _RequestTerms] = {}
-        texts = BuyingRequest.objects.filter(pk__in=missing).values_list(
-            "id", "title", "description"
-        )
-        for request_id, title, description in texts:
-            terms = _analyse_request(title, description)
-            result[request_id] = terms
-            fresh[keys[request_id]] = terms
+        for start in range(0, len(missing), 500):
+            texts = BuyingRequest.objects.filter(pk__in=missing[start : start + 500]).values_list(
+                "id", "title", "description"
+            )
+            for request_id, title, description in texts:
+                terms = _analyse_request(title, description)
+                result[request_id] = terms
+                fresh[keys[request_id]] = terms
+                _local_terms.put(keys[request_id], terms)
         cache.set_many(fresh, _CACHE_SECONDS)
     return result
 
@@ -254,25 +300,26 @@ def matching_requests(*, company: Company, language: str, limit: int = 50) -> li
             quotation_count__lt=F("quote_limit"),
         )
         .exclude(buyer_id=company.pk)
-        .values_list("id", "updated_at", "category_id", "category__parent_id", "created_at")
+        .values_list("id", "updated_at", "category_id", "category__parent_id")
     )
     analysed = _request_terms([(row[0], row[1]) for row in rows])
-    scored: list[tuple[float, datetime, int, str]] = []
-    for request_id, _updated, category_id, parent_id, created_at in rows:
+    scored: list[tuple[float, int, str]] = []
+    for request_id, _updated, category_id, parent_id in rows:
         terms = analysed.get(request_id)
         if terms is None:
             continue
         score, category = _score(terms, category_id, parent_id, profile)
         if score >= MIN_SCORE:
-            scored.append((score, created_at, request_id, category))
-    scored.sort(key=lambda item: (-item[0], -item[1].timestamp(), -item[2]))
+            scored.append((score, request_id, category))
+    # Ties: the newest request first (ids grow with posting).
+    scored.sort(key=lambda item: (-item[0], -item[1]))
     top = scored[:limit]
     objects = BuyingRequest.objects.select_related("buyer", "category").in_bulk(
-        [item[2] for item in top]
+        [item[1] for item in top]
     )
     matches: list[RequestMatch] = []
     with translation.override(language):
-        for score, _created, request_id, category in top:
+        for score, request_id, category in top:
             item = objects.get(request_id)
             if item is None:
                 continue

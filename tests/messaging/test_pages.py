@@ -112,7 +112,7 @@ def test_inbox_shows_unread_counts_shared_by_company_members(client, django_asse
     for n in range(5):
         make_conversation(p, message=f"inquiry {n}")
     _login(client, p.supplier_owner)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(11):
         html = client.get("/en/messages/").content.decode()
     assert html.count('class="badge unread-count">1<') == 5
     # The colleague opens one; the owner's inbox shows it read.
@@ -176,7 +176,7 @@ def test_notification_centre_lists_and_marks_all_read(client, django_assert_max_
     conversation = make_conversation(p)
     make_conversation(p, message="another")
     _login(client, p.supplier_member)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(11):
         html = client.get("/zh-hans/messages/notifications/").content.decode()
     assert f'href="/zh-hans/messages/{conversation.pk}/"' in html
     assert html.count('class="unread"') == 2
@@ -246,6 +246,6 @@ def test_conversation_page_query_count_does_not_grow(client, django_assert_max_n
             attachments=[SimpleUploadedFile(f"f{n}.pdf", b"%PDF-1.4 x")],
         )
     _login(client, p.buyer)
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(19):
         response = client.get(f"/en/messages/{conversation.pk}/")
     assert response.content.decode().count("/attachments/") == 8

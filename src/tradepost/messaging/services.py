@@ -160,7 +160,9 @@ class CheckedAttachment:
 
 
 def attachment_max_bytes() -> int:
-    return int(getattr(settings, "TRADEPOST_ATTACHMENT_MAX_BYTES", DEFAULT_ATTACHMENT_MAX_BYTES))
+    return int(
+        getattr(settings, "TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES", DEFAULT_ATTACHMENT_MAX_BYTES)
+    )
 
 
 def _rejected(message: str) -> MessagingError:

@@ -14,7 +14,15 @@ from tantivy import FieldType, Occur, Query
 
 from tradepost.catalog.models import Product, ProductStatus
 from tradepost.companies.models import Company
-from tradepost.search.index import KIND_COMPANY, KIND_PRODUCT, read_state, schema, searcher
+from tradepost.search.documents import open_request_versions
+from tradepost.search.index import (
+    KIND_COMPANY,
+    KIND_PRODUCT,
+    KIND_REQUEST,
+    read_state,
+    schema,
+    searcher,
+)
 from tradepost.search.models import IndexOutbox
 
 _CHUNK = 50_000
@@ -33,6 +41,13 @@ class CheckReport:
     missing_companies: list[int] = field(default_factory=list)
     stale_companies: list[int] = field(default_factory=list)
     extra_companies: list[int] = field(default_factory=list)
+    indexed_requests: int = 0
+    open_requests: int = 0
+    missing_requests: list[int] = field(default_factory=list)
+    stale_requests: list[int] = field(default_factory=list)
+    #: Closed, awarded, expired or deleted requests still in the index (a request whose
+    #: deadline passed a moment ago is not searched any more, so it is not counted).
+    extra_requests: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -43,6 +58,9 @@ class CheckReport:
             or self.missing_companies
             or self.stale_companies
             or self.extra_companies
+            or self.missing_requests
+            or self.stale_requests
+            or self.extra_requests
         )
 
 
@@ -128,4 +146,28 @@ def check_index() -> CheckReport:
         elif versions[0] != _microseconds(updated_at):
             report.stale_companies.append(company_id)
     report.extra_companies = sorted(set(indexed_companies) - seen)
+
+    indexed_requests = indexed_versions(KIND_REQUEST)
+    report.indexed_requests = len(indexed_requests)
+    seen = set()
+    for request_id, updated_at in open_request_versions():
+        report.open_requests += 1
+        seen.add(request_id)
+        versions = indexed_requests.get(request_id)
+        if versions is None:
+            report.missing_requests.append(request_id)
+        elif versions[0] != _microseconds(updated_at):
+            report.stale_requests.append(request_id)
+    extra = set(indexed_requests) - seen
+    if extra:
+        from tradepost.sourcing.models import BuyingRequest, RequestStatus
+
+        # Open requests just past their deadline wait for the expiry job; not an error.
+        waiting = set(
+            BuyingRequest.objects.filter(id__in=extra, status=RequestStatus.OPEN).values_list(
+                "id", flat=True
+            )
+        )
+        extra -= waiting
+    report.extra_requests = sorted(extra)
     return report

@@ -95,6 +95,9 @@ class CompanyRecord:
     description: str
     original_language: str
     updated_at: datetime
+    #: Share of buyers' asks answered within 24 hours (messaging.selectors, ADR 0007);
+    #: None when nobody has asked yet.
+    response_rate: float | None = None
 
 
 @dataclass
@@ -344,7 +347,21 @@ def load_companies(ids: Iterable[int]) -> dict[int, CompanyRecord]:
         chunk = ids[start : start + _IDS_PER_STATEMENT]
         for row in _COMPANIES.rows(_in(Company, "id", len(chunk)), chunk):
             found[row["id"]] = _company_record(row)
+    _attach_response_rates(found)
     return found
+
+
+def _attach_response_rates(companies: dict[int, CompanyRecord]) -> None:
+    """Each company's response rate as a supplier (one query per chunk of companies)."""
+    from tradepost.messaging.selectors import supplier_responsiveness_many
+
+    ids = list(companies)
+    for start in range(0, len(ids), _IDS_PER_STATEMENT):
+        chunk = ids[start : start + _IDS_PER_STATEMENT]
+        for company_id, measured in supplier_responsiveness_many(chunk).items():
+            record = companies.get(company_id)
+            if record is not None:
+                record.response_rate = measured.response_rate
 
 
 def _attach_details(products: dict[int, ProductRecord], where: str, params: list[Any]) -> None:
@@ -494,7 +511,9 @@ def iter_companies(*, chunk_size: int = 2000) -> Iterator[list[CompanyRecord]]:
         if not rows:
             return
         last_id = rows[-1]["id"]
-        yield [_company_record(row) for row in rows]
+        records = {row["id"]: _company_record(row) for row in rows}
+        _attach_response_rates(records)
+        yield list(records.values())
 
 
 def published_product_ids_of_companies(company_ids: Iterable[int]) -> list[int]:
@@ -516,3 +535,94 @@ def published_product_ids_in_categories(category_ids: Iterable[int]) -> list[int
             .values_list("id", flat=True)
         )
     return sorted(ids)
+
+
+# ---------------------------------------------------------------------------------------
+# Buying requests.
+
+
+@dataclass
+class RequestRecord:
+    """The public part of an open buying request (the buyer's identity is never indexed)."""
+
+    id: int
+    title: str
+    description: str
+    original_language: str
+    category_id: int
+    quantity: Decimal
+    destination_country: str
+    deadline: datetime
+    created_at: datetime
+    updated_at: datetime
+
+
+_REQUEST_COLUMNS = (
+    "id",
+    "title",
+    "description",
+    "original_language",
+    "category_id",
+    "quantity",
+    "destination_country",
+    "deadline",
+    "created_at",
+    "updated_at",
+)
+
+
+def _open_requests() -> Any:
+    from django.utils import timezone
+
+    from tradepost.sourcing.models import BuyingRequest, RequestStatus
+
+    return BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__gt=timezone.now())
+
+
+def _request_record(row: dict[str, Any]) -> RequestRecord:
+    return RequestRecord(
+        id=row["id"],
+        title=row["title"] or "",
+        description=_plain_text(row["description"] or ""),
+        original_language=row["original_language"] or "",
+        category_id=row["category_id"],
+        quantity=row["quantity"],
+        destination_country=(row["destination_country"] or "").upper(),
+        deadline=row["deadline"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def load_open_requests(ids: Iterable[int]) -> dict[int, RequestRecord]:
+    """The searchable requests among `ids` (open, deadline ahead); the others (closed,
+    awarded, expired, past their deadline, deleted) are absent, so the indexer removes them."""
+    ids = sorted(set(ids))
+    found: dict[int, RequestRecord] = {}
+    for start in range(0, len(ids), _IDS_PER_STATEMENT):
+        chunk = ids[start : start + _IDS_PER_STATEMENT]
+        for row in _open_requests().filter(id__in=chunk).values(*_REQUEST_COLUMNS):
+            found[row["id"]] = _request_record(row)
+    return found
+
+
+def iter_open_requests(*, chunk_size: int = 2000) -> Iterator[list[RequestRecord]]:
+    last_id = 0
+    while True:
+        rows = list(
+            _open_requests()
+            .filter(id__gt=last_id)
+            .order_by("id")
+            .values(*_REQUEST_COLUMNS)[:chunk_size]
+        )
+        if not rows:
+            return
+        last_id = rows[-1]["id"]
+        yield [_request_record(row) for row in rows]
+
+
+def open_request_versions() -> Iterator[tuple[int, datetime]]:
+    """(id, updated_at) of every searchable request, for `reindex --check`."""
+    yield from (
+        _open_requests().order_by("id").values_list("id", "updated_at").iterator(chunk_size=5000)
+    )

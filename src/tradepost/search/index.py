@@ -1,6 +1,7 @@
 """The tantivy index: its schema, where it lives, how documents are built, and its state file.
 
-One index holds products and companies (a `kind` field tells them apart), so the indexer
+One index holds products, companies and open buying requests (a `kind` field tells them
+apart), so the indexer
 applies a batch of outbox rows with one commit. Text arrives pre-analysed by
 `tradepost.search.analysis` and is indexed with tantivy's whitespace tokenizer, so indexing
 and querying share one pipeline. Each process opens the index once; its reader reloads by
@@ -34,16 +35,18 @@ from tradepost.search.documents import (
     CategoryTree,
     CompanyRecord,
     ProductRecord,
+    RequestRecord,
 )
 from tradepost.search.rates import to_usd
 
 logger = logging.getLogger(__name__)
 
 #: Bump when the schema or the way documents are built changes; a new folder is built.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 KIND_PRODUCT = "product"
 KIND_COMPANY = "company"
+KIND_REQUEST = "request"
 
 #: Tokens longer than this are noise (and tantivy refuses very long terms).
 MAX_TOKEN_CHARS = 60
@@ -57,6 +60,9 @@ PRODUCT_WORD_FIELDS = {"title_words": 3.0, "extra_words": 1.5, "desc_words": 1.0
 PRODUCT_GRAM_FIELDS = {"title_grams": 1.2, "extra_grams": 0.6, "desc_grams": 0.4}
 COMPANY_WORD_FIELDS = {"name_words": 3.0, "cproducts_words": 1.5, "cdesc_words": 0.8}
 COMPANY_GRAM_FIELDS = {"name_grams": 1.2, "cproducts_grams": 0.6, "cdesc_grams": 0.3}
+#: Buying requests use the product text fields (the `kind` filter keeps them apart).
+REQUEST_WORD_FIELDS = {"title_words": 3.0, "extra_words": 1.5, "desc_words": 1.0}
+REQUEST_GRAM_FIELDS = {"title_grams": 1.2, "extra_grams": 0.6, "desc_grams": 0.4}
 CATEGORY_FIELDS = [f"cat{depth}" for depth in range(MAX_CATEGORY_DEPTH + 1)]
 
 #: The "newest" sort key: when a listing was published, in microseconds since 1970.
@@ -101,7 +107,12 @@ def build_schema() -> tantivy.Schema:
     # tantivy keeps dates to the second; "newest" sorts by microseconds (ties: id).
     sb.add_integer_field(PUBLISHED_SORT_FIELD, indexed=True, fast=True)
     sb.add_float_field("quality", fast=True)
+    # The supplier's response rate (0-1; absent when nobody has asked it anything yet).
+    sb.add_float_field("response_rate", fast=True)
     sb.add_float_field("boost", fast=True)
+    # Buying requests: quantity wanted, and when quotations close (microseconds).
+    sb.add_float_field("quantity", indexed=True, fast=True)
+    sb.add_integer_field("deadline_us", indexed=True, fast=True)
     return sb.build()
 
 
@@ -340,6 +351,10 @@ def company_key(company_id: int) -> str:
     return f"c:{company_id}"
 
 
+def request_key(request_id: int) -> str:
+    return f"r:{request_id}"
+
+
 _LONG_TOKEN_RE = re.compile(rf"\S{{{MAX_TOKEN_CHARS + 1},}}")
 
 
@@ -417,11 +432,19 @@ def quality_score(record: ProductRecord) -> float:
     return round(min(score, 1.0), 4)
 
 
-def rank_boost(quality: float) -> float:
+#: The largest share of a score that listing quality and supplier responsiveness may add
+#: (docs/adr/0006): quality up to 10%, responsiveness up to 3% more.
+QUALITY_WEIGHT = 0.1
+RESPONSIVENESS_WEIGHT = 0.03
+
+
+def rank_boost(quality: float, response_rate: float | None = None) -> float:
     """The `boost` fast field. tantivy multiplies a score by log2(2 + boost); this makes the
-    factor 1 + 0.1 * quality, at most 10%: enough to order equal matches, never enough to
-    outrank a better match."""
-    return 2 ** (1 + 0.1 * quality) - 2
+    factor 1 + 0.1 * quality + 0.03 * response rate, at most 13%: enough to order equal
+    matches, never enough to outrank a clearly better match, and never zero (nothing is
+    hidden). A supplier nobody has asked yet gets no responsiveness credit."""
+    rate = min(max(response_rate or 0.0, 0.0), 1.0)
+    return 2 ** (1 + QUALITY_WEIGHT * quality + RESPONSIVENESS_WEIGHT * rate) - 2
 
 
 @dataclass
@@ -559,7 +582,8 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         "published": _utc(record.published_at or record.updated_at),
         PUBLISHED_SORT_FIELD: _microseconds(record.published_at or record.updated_at),
         "quality": quality,
-        "boost": rank_boost(quality),
+        "response_rate": record.company.response_rate,
+        "boost": rank_boost(quality, record.company.response_rate),
     }
     for node in lineage[: MAX_CATEGORY_DEPTH + 1]:
         fields[CATEGORY_FIELDS[min(node.depth, MAX_CATEGORY_DEPTH)]] = node.id
@@ -603,6 +627,37 @@ def company_fields(record: CompanyRecord) -> Fields:
     }
 
 
+def request_fields(record: RequestRecord, shared: Shared) -> Fields:
+    """An open buying request: its public text, category, destination, quantity and dates
+    (never the buyer: the page shows what the buyer chose to reveal)."""
+    title_words, title_grams = shared.text(record.title)
+    desc_words, desc_grams = shared.text(record.description[:MAX_DESCRIPTION_CHARS])
+    category_words, category_grams, _keys = shared.category(record.category_id)
+    fields: Fields = {
+        "key": request_key(record.id),
+        "kind": KIND_REQUEST,
+        "id": record.id,
+        "version": _microseconds(record.updated_at),
+        "company_version": 0,
+        "title_words": _join(title_words),
+        "title_grams": _join(title_grams),
+        "desc_words": _join(desc_words),
+        "desc_grams": _join(desc_grams),
+        "extra_words": _unique_join(category_words),
+        "extra_grams": _unique_join(category_grams),
+        "country": record.destination_country or None,
+        "language": record.original_language or None,
+        "quantity": float(record.quantity),
+        "published": _utc(record.created_at),
+        PUBLISHED_SORT_FIELD: _microseconds(record.created_at),
+        "deadline_us": _microseconds(record.deadline),
+        "boost": 0.0,
+    }
+    for node in shared.tree.lineage(record.category_id)[: MAX_CATEGORY_DEPTH + 1]:
+        fields[CATEGORY_FIELDS[min(node.depth, MAX_CATEGORY_DEPTH)]] = node.id
+    return fields
+
+
 def build_document(fields: Fields) -> tantivy.Document:
     """The tantivy document for `fields` (absent values and empty lists are left out)."""
     present = {name: value for name, value in fields.items() if value is not None and value != []}
@@ -615,3 +670,7 @@ def product_document(record: ProductRecord, shared: Shared) -> tantivy.Document:
 
 def company_document(record: CompanyRecord) -> tantivy.Document:
     return build_document(company_fields(record))
+
+
+def request_document(record: RequestRecord, shared: Shared) -> tantivy.Document:
+    return build_document(request_fields(record, shared))

@@ -47,6 +47,8 @@ from tradepost.search.index import (
     product_fields,
     product_key,
     read_state,
+    request_document,
+    request_key,
     write_state,
 )
 from tradepost.search.models import IndexOutbox, OutboxKind
@@ -107,6 +109,7 @@ def apply_changes(
     product_ids: Iterable[int] = (),
     company_ids: Iterable[int] = (),
     category_ids: Iterable[int] = (),
+    request_ids: Iterable[int] = (),
 ) -> int:
     """Replace the documents of these objects with their current database state (or remove
     them). Nothing is committed. Returns the number of documents written."""
@@ -141,6 +144,17 @@ def apply_changes(
             company = companies.get(company_id)
             if company is not None:
                 writer.add(company_document(company))
+                written += 1
+    request_list = sorted(set(request_ids))
+    if request_list:
+        # Closed, awarded, expired and deleted requests are absent here: removed.
+        request_shared = shared or Shared(CategoryTree.load())
+        requests = documents.load_open_requests(request_list)
+        for request_id in request_list:
+            writer.delete_term("key", request_key(request_id))
+            request = requests.get(request_id)
+            if request is not None:
+                writer.add(request_document(request, request_shared))
                 written += 1
     return written
 
@@ -229,6 +243,10 @@ def rebuild(
     for companies in documents.iter_companies():
         for company in companies:
             writer.add(company_document(company))
+    request_shared = Shared(CategoryTree.load())
+    for requests in documents.iter_open_requests():
+        for request in requests:
+            writer.add(request_document(request, request_shared))
     writer.commit()
     state = IndexState(position=last_id, holes=holes, applied_at=now, built_at=now)
     write_state(state)
@@ -285,6 +303,7 @@ def apply_outbox(
                 product_ids=ids[OutboxKind.PRODUCT],
                 company_ids=ids[OutboxKind.COMPANY],
                 category_ids=ids[OutboxKind.CATEGORY],
+                request_ids=ids[OutboxKind.REQUEST],
             )
             writer.commit()
             if after_commit is not None:

@@ -8,6 +8,7 @@ class OutboxKind(models.TextChoices):
     PRODUCT = "product", _("Product")
     COMPANY = "company", _("Company")
     CATEGORY = "category", _("Category")
+    REQUEST = "request", _("Buying request")
 
 
 class IndexOutbox(models.Model):

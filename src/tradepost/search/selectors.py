@@ -50,10 +50,13 @@ from tradepost.search.index import (
     COMPANY_WORD_FIELDS,
     KIND_COMPANY,
     KIND_PRODUCT,
+    KIND_REQUEST,
     MAX_PREFIX_CHARS,
     PRODUCT_GRAM_FIELDS,
     PRODUCT_WORD_FIELDS,
     PUBLISHED_SORT_FIELD,
+    REQUEST_GRAM_FIELDS,
+    REQUEST_WORD_FIELDS,
     Snapshot,
     prefix_token,
     schema,
@@ -1181,3 +1184,326 @@ __all__ = [
     "suggest",
     "warm_up",
 ]
+
+
+# ---------------------------------------------------------------------------------------
+# Buying requests.
+
+REQUEST_SORTS = ("relevance", "newest")
+#: "Posted within N days" choices.
+POSTED_WITHIN_DAYS = (1, 7, 30)
+_DAY_US = 86_400 * 1_000_000
+
+
+@dataclass(frozen=True)
+class RequestFilters:
+    """`category` (and its subcategories), `destination` countries (any of them), quantity
+    between `quantity_min` and `quantity_max`, posted within `posted_within_days`."""
+
+    category_id: int | None = None
+    destinations: tuple[str, ...] = ()
+    quantity_min: float | None = None
+    quantity_max: float | None = None
+    posted_within_days: int | None = None
+
+
+def parse_request_filters(params: Mapping[str, Any]) -> RequestFilters:
+    """Filters from request parameters; malformed values are dropped, never an error."""
+    days = _number(params, "posted_within")
+    return RequestFilters(
+        category_id=_identifier(params, "category"),
+        destinations=clean_countries(_values(params, "destination")),
+        quantity_min=_number(params, "quantity_min"),
+        quantity_max=_number(params, "quantity_max"),
+        posted_within_days=min(int(days), 3650) if days is not None and days >= 1 else None,
+    )
+
+
+def normalise_request_sort(sort: Any) -> str:
+    return sort if isinstance(sort, str) and sort in REQUEST_SORTS else "relevance"
+
+
+@dataclass
+class RequestHit:
+    #: The buying request (buyer and category loaded). Only its public fields may be shown:
+    #: the buyer's name only when `request.reveal_identity`.
+    request: Any
+    score: float
+    title_html: SafeString
+    category_name: str
+    buyer_country: str
+    buyer_country_name: str
+    buyer_business_types: list[str]
+    #: The buyer's name when the buyer chose to reveal it, else "".
+    buyer_name: str
+
+
+@dataclass
+class RequestSearchResult:
+    query: str
+    total: int
+    page: int
+    per_page: int
+    sort: str
+    hits: list[RequestHit]
+    facets: list[Facet]
+    expansions: list[str]
+    fuzzy_used: bool
+    took_ms: float
+
+    @property
+    def num_pages(self) -> int:
+        return min(MAX_PAGE, max(1, math.ceil(self.total / self.per_page)))
+
+
+def _now_us() -> int:
+    """Now in microseconds, to the minute (so facet counts can be cached for a minute)."""
+    return int(time.time() // 60 * 60) * 1_000_000
+
+
+def _int_range(field_name: str, low: int | None, high: int | None) -> Query:
+    return Query.range_query(schema(), field_name, FieldType.Integer, low, high)
+
+
+def _request_filter_clauses(
+    filters: RequestFilters, tree: CategoryTree, now_us: int, *, leave_out: str | None = None
+) -> list[Query]:
+    """Open requests whose deadline is ahead, narrowed by `filters`."""
+    clauses = [term("kind", KIND_REQUEST), _int_range("deadline_us", now_us + 1, None)]
+    if filters.category_id is not None:
+        node = tree.nodes.get(filters.category_id)
+        if node is None or node.depth > MAX_CATEGORY_DEPTH:
+            clauses.append(Query.empty_query())
+        else:
+            clauses.append(term(CATEGORY_FIELDS[node.depth], node.id))
+    if filters.destinations and leave_out != "destination":
+        clauses.append(_any_term("country", filters.destinations))
+    if filters.quantity_min is not None:
+        clauses.append(_range("quantity", filters.quantity_min - _EPSILON, None))
+    if filters.quantity_max is not None:
+        clauses.append(_range("quantity", None, filters.quantity_max + _EPSILON))
+    if filters.posted_within_days is not None:
+        since = now_us - filters.posted_within_days * _DAY_US
+        clauses.append(_int_range(PUBLISHED_SORT_FIELD, since, None))
+    return clauses
+
+
+def _request_facets(
+    counts: Mapping[str, Any],
+    filters: RequestFilters,
+    tree: CategoryTree,
+    language: str,
+    now_us: int,
+) -> list[Facet]:
+    facets: list[Facet] = []
+    if "category" in counts:
+        category = _category_facet(
+            _bucket_counts(counts, "category"), tree, language, filters.category_id
+        )
+        facets.append(category)
+    facets.append(
+        Facet(
+            name="destination",
+            label=_("Destination"),
+            options=sorted(
+                (
+                    FacetOption(
+                        value=str(code),
+                        label=country_name(str(code), language),
+                        count=count,
+                        selected=code in filters.destinations,
+                        params={"destination": str(code)},
+                    )
+                    for code, count in _bucket_counts(counts, "destination")
+                    if code and count > 0
+                ),
+                key=lambda option: (-option.count, option.label),
+            ),
+        )
+    )
+    # Disjoint time buckets; "posted within N days" sums those starting at or after N
+    # days ago.
+    buckets = counts.get("posted", {}).get("buckets", [])
+    options = []
+    for days in POSTED_WITHIN_DAYS:
+        since = now_us - days * _DAY_US
+        running = sum(
+            int(bucket.get("doc_count", 0))
+            for bucket in buckets
+            if bucket.get("from") is not None and float(bucket["from"]) >= since - 1
+        )
+        if running or filters.posted_within_days == days:
+            options.append(
+                FacetOption(
+                    value=str(days),
+                    label=ngettext(
+                        "Posted in the last day", "Posted in the last %(days)d days", days
+                    )
+                    % {"days": days},
+                    count=running,
+                    selected=filters.posted_within_days == days,
+                    params={"posted_within": str(days)},
+                )
+            )
+    facets.append(Facet(name="posted_within", label=_("Posted"), options=options))
+    return facets
+
+
+def _request_aggregations(category_field: str | None, now_us: int) -> dict[str, Any]:
+    bounds: list[tuple[float | None, float | None]] = []
+    high: float | None = None
+    for days in POSTED_WITHIN_DAYS:
+        low = float(now_us - days * _DAY_US)
+        bounds.append((low, high))
+        high = low
+    aggs: dict[str, Any] = {
+        "destination": {"terms": {"field": "country", "size": 300}},
+        "posted": _range_spec(PUBLISHED_SORT_FIELD, bounds),
+    }
+    if category_field is not None:
+        aggs["category"] = {"terms": {"field": category_field, "size": 500}}
+    return aggs
+
+
+def _hydrate_requests(
+    ranked: list[tuple[float, int]], language: str, terms: set[str]
+) -> list[RequestHit]:
+    """The page's requests in rank order; any no longer open (or past the deadline) that
+    the index still holds are skipped."""
+    if not ranked:
+        return []
+    from django.utils import timezone
+
+    from tradepost.sourcing.models import BuyingRequest, RequestStatus
+
+    loaded = BuyingRequest.objects.select_related("buyer", "category").in_bulk(
+        [doc_id for _score, doc_id in ranked]
+    )
+    now = timezone.now()
+    type_labels = {value: str(label) for value, label in BusinessType.choices}
+    hits = []
+    for score, doc_id in ranked:
+        found = loaded.get(doc_id)
+        if found is None or found.status != RequestStatus.OPEN or found.deadline <= now:
+            continue
+        buyer = found.buyer
+        hits.append(
+            RequestHit(
+                request=found,
+                score=score,
+                title_html=highlight_html(found.title, terms),
+                category_name=found.category.name_for(language),
+                buyer_country=buyer.country,
+                buyer_country_name=country_name(buyer.country, language),
+                buyer_business_types=[
+                    type_labels.get(str(t), str(t)) for t in buyer.business_types or []
+                ],
+                buyer_name=buyer.name_for(language) if found.reveal_identity else "",
+            )
+        )
+    return hits
+
+
+def search_requests(
+    *,
+    query: str,
+    language: str,
+    filters: RequestFilters | None = None,
+    sort: str = "relevance",
+    page: int = 1,
+    per_page: int = DEFAULT_PER_PAGE,
+    with_facets: bool = True,
+) -> RequestSearchResult:
+    """Open buying requests (deadline ahead) matching `query` in any language or script,
+    across languages through the glossary like products, one page in `sort` order
+    ("relevance" or "newest")."""
+    started = time.perf_counter()
+    language = normalise_ui_language(language)
+    filters = filters or RequestFilters()
+    sort = normalise_request_sort(sort)
+    page, per_page = _bounded_page(page, per_page)
+    text = _clean_query(query)
+    analyzed = analyze_query(text)
+    expansion = expand(text, analyzed)
+    must_have = [filters.category_id] if filters.category_id is not None else []
+    tree = category_tree(must_have=must_have)
+    now_us = _now_us()
+    filter_clauses = _request_filter_clauses(filters, tree, now_us)
+
+    def build(fuzzy: Mapping[str, FuzzyTerm] | None = None) -> Query | None:
+        return text_query(
+            analyzed,
+            word_fields=REQUEST_WORD_FIELDS,
+            gram_fields=REQUEST_GRAM_FIELDS,
+            phrase_field="title_words",
+            expansion=expansion,
+            fuzzy=fuzzy,
+        )
+
+    # Without words, "relevance" lists the newest first.
+    def run(scored: Query | None) -> tuple[Query, int, list[tuple[float, int]]]:
+        search_query = _combine(filter_clauses, scored)
+        order = "newest" if sort == "newest" or scored is None else "relevance"
+        total, ranked = _run(
+            snap.searcher,
+            search_query,
+            sort=order,
+            has_text=scored is not None,
+            limit=per_page,
+            offset=(page - 1) * per_page,
+        )
+        return search_query, total, ranked
+
+    snap = snapshot()
+    scored = build()
+    search_query, total, ranked = run(scored)
+    fuzzy_used = False
+    if total == 0 and scored is not None:
+        distances = fuzzy_terms(analyzed, snap.searcher, REQUEST_WORD_FIELDS)
+        if distances:
+            fuzzy_used = True
+            scored = build(distances)
+            search_query, total, ranked = run(scored)
+
+    with translation.override(language):
+        facets: list[Facet] = []
+        if with_facets:
+            category_field = _request_category_field(filters, tree)
+            aggregations = _request_aggregations(category_field, now_us)
+            counts = dict(
+                aggregate(
+                    snap,
+                    search_query,
+                    {k: v for k, v in aggregations.items() if k != "destination"},
+                )
+            )
+            # Destinations are counted without their own filter (any of them may be added).
+            destination_query = _combine(
+                _request_filter_clauses(filters, tree, now_us, leave_out="destination"), scored
+            )
+            counts.update(
+                aggregate(snap, destination_query, {"destination": aggregations["destination"]})
+            )
+            facets = _request_facets(counts, filters, tree, language, now_us)
+        hits = _hydrate_requests(ranked, language, highlight_terms(analyzed, expansion))
+    return RequestSearchResult(
+        query=analyzed.text,
+        total=total,
+        page=page,
+        per_page=per_page,
+        sort=sort,
+        hits=hits,
+        facets=facets,
+        expansions=expansion.labels,
+        fuzzy_used=fuzzy_used,
+        took_ms=round((time.perf_counter() - started) * 1000, 2),
+    )
+
+
+def _request_category_field(filters: RequestFilters, tree: CategoryTree) -> str | None:
+    if filters.category_id is None:
+        return CATEGORY_FIELDS[0]
+    node = tree.nodes.get(filters.category_id)
+    if node is None or node.depth + 1 > MAX_CATEGORY_DEPTH:
+        return None
+    return CATEGORY_FIELDS[node.depth + 1]

@@ -39,6 +39,7 @@ from tradepost.messaging.models import Conversation
 from tradepost.messaging.services import inquiry_send, message_send
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.services import absolute_url, notification_create, queue_email
+from tradepost.search.outbox import OutboxKind, record_change, record_changes
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import (
     Attachment,
@@ -451,6 +452,7 @@ def request_create(*, actor: Any, fields: dict[str, Any]) -> BuyingRequest:
     errors.raise_if_any()
     request.full_clean()
     request.save()
+    record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
     return request
 
 
@@ -493,6 +495,7 @@ def request_update(
     errors.raise_if_any()
     request.full_clean()
     request.save()
+    record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
     if has_quotes and changed:
         for quotation in request.quotations.select_related("created_by"):
             _email_quoting_supplier(
@@ -516,6 +519,7 @@ def request_close(*, actor: Any, buying_request: BuyingRequest) -> BuyingRequest
         raise SourcingError(
             _("Only open requests can be closed."), SourcingErrorCode.REQUEST_NOT_OPEN
         )
+    record_change(kind=OutboxKind.REQUEST, object_id=buying_request.pk)
     buying_request.refresh_from_db()
     return buying_request
 
@@ -524,9 +528,17 @@ def request_expire_due(*, now: datetime | None = None) -> int:
     """Mark open requests whose deadline has passed as expired; the number expired."""
     now = now or timezone.now()
     with transaction.atomic():
-        return BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__lte=now).update(
+        due = BuyingRequest.objects.select_for_update().filter(
+            status=RequestStatus.OPEN, deadline__lte=now
+        )
+        ids = list(due.values_list("id", flat=True))
+        if not ids:
+            return 0
+        expired = BuyingRequest.objects.filter(id__in=ids, status=RequestStatus.OPEN).update(
             status=RequestStatus.EXPIRED, closed_at=now, updated_at=now
         )
+        record_changes(kind=OutboxKind.REQUEST, object_ids=ids)
+        return expired
 
 
 def requests_notify_expiring(*, now: datetime | None = None) -> int:
@@ -889,6 +901,7 @@ def quotation_award(*, actor: Any, quotation: Quotation) -> Quotation:
         raise SourcingError(
             _("This request is no longer open."), SourcingErrorCode.REQUEST_NOT_OPEN
         )
+    record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
     awarded = Quotation.objects.filter(
         pk=quotation.pk,
         request_id=request.pk,

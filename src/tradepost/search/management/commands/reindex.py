@@ -94,6 +94,10 @@ class Command(BaseCommand):
             f"companies. Database: {report.published_products:,} published products, "
             f"{report.companies:,} companies. Pending outbox rows: {report.pending_rows:,}."
         )
+        self.stdout.write(
+            f"Buying requests: {report.indexed_requests:,} in the index, "
+            f"{report.open_requests:,} open in the database."
+        )
         for label, ids in (
             ("missing from the index", report.missing),
             ("stale in the index", report.stale),
@@ -107,6 +111,9 @@ class Command(BaseCommand):
             ("companies missing from the index", report.missing_companies),
             ("companies stale in the index", report.stale_companies),
             ("companies in the index but deleted", report.extra_companies),
+            ("buying requests missing from the index", report.missing_requests),
+            ("buying requests stale in the index", report.stale_requests),
+            ("buying requests in the index but no longer open", report.extra_requests),
         ):
             if ids:
                 self.stdout.write(f"{len(ids):,} {label}: {', '.join(map(str, ids[:20]))}")

@@ -1,0 +1,150 @@
+"""Buying requests in the search index: outbox to index, filters, sorts, cross-lingual."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from tests.factories import make_category
+from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tradepost.search import selectors
+from tradepost.search.check import check_index
+from tradepost.search.indexer import apply_outbox
+from tradepost.search.models import IndexOutbox, OutboxKind
+from tradepost.sourcing import services
+from tradepost.sourcing.models import BuyingRequest
+
+pytestmark = pytest.mark.django_db
+
+
+def search(query: str = "", **kwargs):
+    kwargs.setdefault("language", "en")
+    return selectors.search_requests(query=query, **kwargs)
+
+
+def ids(result) -> list[int]:
+    return [hit.request.pk for hit in result.hits]
+
+
+@pytest.fixture
+def board():
+    drinkware = make_category(name_en="Drinkware", name_zh_hans="饮具", name_zh_hant="飲具")
+    flasks = make_category(
+        parent=drinkware, name_en="Vacuum flasks", name_zh_hans="保温杯", name_zh_hant="保溫杯"
+    )
+    stationery = make_category(name_en="Stationery", name_zh_hans="文具", name_zh_hant="文具")
+    pens = make_category(parent=stationery, name_en="Pens", name_zh_hans="笔", name_zh_hant="筆")
+    buyer, _company = make_trader(country="DE", business_types=["wholesaler"])
+    chinese = make_request(
+        actor=buyer,
+        title="求购不锈钢保温杯",
+        description="双层真空，500毫升",
+        category_id=flasks.pk,
+        quantity="3000",
+        destination_country="DE",
+        original_language="zh-hans",
+    )
+    pens_request = make_request(
+        actor=buyer,
+        title="Ballpoint pens with company logo",
+        description="Blue ink, plastic barrel",
+        category_id=pens.pk,
+        quantity="20000",
+        destination_country="US",
+    )
+    closed = make_request(
+        actor=buyer, title="Stainless steel vacuum flask, closed", category_id=flasks.pk
+    )
+    services.request_close(actor=buyer, buying_request=closed)
+    apply_outbox()
+    return {
+        "buyer": buyer,
+        "flasks": flasks,
+        "drinkware": drinkware,
+        "chinese": chinese,
+        "pens": pens_request,
+        "closed": closed,
+    }
+
+
+def test_writes_add_request_rows_to_the_outbox(board):
+    kinds = set(IndexOutbox.objects.values_list("kind", flat=True))
+    assert OutboxKind.REQUEST in kinds
+    rows = IndexOutbox.objects.filter(kind=OutboxKind.REQUEST, object_id=board["closed"].pk)
+    assert rows.count() == 2  # created, then closed
+
+
+def test_english_query_finds_a_chinese_request(board):
+    result = search("stainless steel vacuum flask")
+    assert ids(result) == [board["chinese"].pk]
+    assert result.expansions
+
+
+def test_chinese_query_finds_an_english_request(board):
+    assert ids(search("圆珠笔")) == [board["pens"].pk]
+
+
+def test_traditional_script_finds_simplified_request(board):
+    assert board["chinese"].pk in ids(search("不鏽鋼保溫杯"))
+
+
+def test_closed_requests_are_not_found(board):
+    assert board["closed"].pk not in ids(search(""))
+    assert board["closed"].pk not in ids(search("closed"))
+
+
+def test_awarded_and_expired_requests_leave_the_index(board):
+    quotation = make_quotation(board["pens"])
+    services.quotation_award(actor=board["buyer"], quotation=quotation)
+    BuyingRequest.objects.filter(pk=board["chinese"].pk).update(
+        deadline=timezone.now() - timedelta(minutes=1)
+    )
+    # Past its deadline it is not searched even before the expiry job runs.
+    assert ids(search("")) == []
+    assert services.request_expire_due() == 1
+    apply_outbox()
+    report = check_index()
+    assert report.indexed_requests == report.open_requests == 0
+    assert not (report.missing_requests or report.stale_requests or report.extra_requests)
+
+
+def test_filters_category_destination_quantity_and_posted(board):
+    assert ids(search(filters=selectors.RequestFilters(category_id=board["drinkware"].pk))) == [
+        board["chinese"].pk
+    ]
+    assert ids(search(filters=selectors.RequestFilters(destinations=("US",)))) == [board["pens"].pk]
+    assert ids(search(filters=selectors.RequestFilters(quantity_min=10000))) == [board["pens"].pk]
+    assert ids(search(filters=selectors.RequestFilters(quantity_max=3000))) == [board["chinese"].pk]
+    BuyingRequest.objects.filter(pk=board["pens"].pk).update(
+        created_at=timezone.now() - timedelta(days=10)
+    )
+    services.request_update(
+        actor=board["buyer"], buying_request=board["pens"], fields={"description": "Blue ink"}
+    )
+    apply_outbox()
+    assert ids(search(filters=selectors.RequestFilters(posted_within_days=7))) == [
+        board["chinese"].pk
+    ]
+    facets = {facet.name: facet for facet in search().facets}
+    assert {o.value: o.count for o in facets["destination"].options} == {"DE": 1, "US": 1}
+    assert {o.value: o.count for o in facets["posted_within"].options} == {"1": 1, "7": 1, "30": 2}
+
+
+def test_newest_sort_and_buyer_identity_hidden(board):
+    result = search(sort="newest")
+    assert ids(result) == [board["pens"].pk, board["chinese"].pk]
+    hit = result.hits[0]
+    assert hit.buyer_name == ""
+    assert hit.buyer_country == "DE"
+
+
+def test_reindex_and_check_cover_requests(board, capsys):
+    call_command("reindex", "--workers", "1")
+    report = check_index()
+    assert not (report.missing_requests or report.stale_requests or report.extra_requests)
+    assert report.indexed_requests == report.open_requests == 2
+    call_command("reindex", "--check")
+    assert "Buying requests: 2 in the index, 2 open" in capsys.readouterr().out

@@ -8,8 +8,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from tests.factories import make_category
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.search.request_board import make_board
+from tests.sourcing.factories import make_quotation
 from tradepost.search import selectors
 from tradepost.search.check import check_index
 from tradepost.search.indexer import apply_outbox
@@ -31,43 +31,7 @@ def ids(result) -> list[int]:
 
 @pytest.fixture
 def board():
-    drinkware = make_category(name_en="Drinkware", name_zh_hans="饮具", name_zh_hant="飲具")
-    flasks = make_category(
-        parent=drinkware, name_en="Vacuum flasks", name_zh_hans="保温杯", name_zh_hant="保溫杯"
-    )
-    stationery = make_category(name_en="Stationery", name_zh_hans="文具", name_zh_hant="文具")
-    pens = make_category(parent=stationery, name_en="Pens", name_zh_hans="笔", name_zh_hant="筆")
-    buyer, _company = make_trader(country="DE", business_types=["wholesaler"])
-    chinese = make_request(
-        actor=buyer,
-        title="求购不锈钢保温杯",
-        description="双层真空，500毫升",
-        category_id=flasks.pk,
-        quantity="3000",
-        destination_country="DE",
-        original_language="zh-hans",
-    )
-    pens_request = make_request(
-        actor=buyer,
-        title="Ballpoint pens with company logo",
-        description="Blue ink, plastic barrel",
-        category_id=pens.pk,
-        quantity="20000",
-        destination_country="US",
-    )
-    closed = make_request(
-        actor=buyer, title="Stainless steel vacuum flask, closed", category_id=flasks.pk
-    )
-    services.request_close(actor=buyer, buying_request=closed)
-    apply_outbox()
-    return {
-        "buyer": buyer,
-        "flasks": flasks,
-        "drinkware": drinkware,
-        "chinese": chinese,
-        "pens": pens_request,
-        "closed": closed,
-    }
+    return make_board()
 
 
 def test_writes_add_request_rows_to_the_outbox(board):

@@ -1,4 +1,5 @@
-"""The public search API: products and companies with facets, and suggestions while typing.
+"""The public search API: products, companies and open buying requests with facets, and
+suggestions while typing.
 
 The same service as the search page answers; filters are the page's parameters. A value
 that cannot be a filter (an unknown country code, a negative price, text where a number
@@ -119,6 +120,43 @@ class CompanySearchOut(Schema):
     expansions: list[str]
     fuzzy_used: bool
     hits: list[CompanyHitOut]
+    facets: list[FacetOut]
+
+
+class BuyerOut(Schema):
+    """What a request shows of its buyer: the name only when the buyer revealed it."""
+
+    name: str | None
+    country: str
+    business_types: list[str]
+
+
+class RequestHitOut(Schema):
+    id: int
+    title: str
+    title_html: str
+    language: str
+    url: str
+    category: str
+    category_id: int
+    quantity: str
+    unit: str
+    destination_country: str
+    posted_at: str
+    deadline: str
+    buyer: BuyerOut
+
+
+class RequestSearchOut(Schema):
+    query: str
+    total: int
+    page: int
+    per_page: int
+    num_pages: int
+    sort: str
+    expansions: list[str]
+    fuzzy_used: bool
+    hits: list[RequestHitOut]
     facets: list[FacetOut]
 
 
@@ -379,6 +417,82 @@ def search_companies(
                 "business_types": [str(t) for t in hit.company.business_types or []],
                 "main_products": hit.company.main_products,
                 "url": links.company_url(hit.company.slug),
+            }
+            for hit in result.hits
+        ],
+        "facets": _facets(result.facets),
+    }
+
+
+@router.get(
+    "/requests",
+    response=RequestSearchOut,
+    summary="Search open buying requests",
+    url_name="search_requests",
+)
+def search_requests(
+    request: HttpRequest,
+    q: str = Query("", description="Words in any language or script; empty lists all"),
+    lang: UiLanguage | None = Query(None, description="Language of labels"),  # noqa: B008
+    category: int | None = Query(None, ge=1, le=2**63 - 1, description="Category id (subtree)"),
+    destination: list[str] | None = Query(None, description="Destination countries (ISO 3166)"),  # noqa: B008
+    quantity_min: float | None = Query(None, ge=0, le=1e15, description="Quantity at least"),
+    quantity_max: float | None = Query(None, ge=0, le=1e15, description="Quantity at most"),
+    posted_within: int | None = Query(None, ge=1, le=3650, description="Posted within N days"),
+    sort: Literal["relevance", "newest"] = Query("relevance"),
+    page: int = Query(1, ge=1, le=search.MAX_PAGE),
+    per_page: int = Query(search.DEFAULT_PER_PAGE, ge=1, le=MAX_PER_PAGE),
+):
+    destinations = _check_codes(
+        "destination",
+        _split(destination),
+        COUNTRY_CODES,
+        _("Use two-letter ISO 3166 country codes."),
+    )
+    ui_language = _language(lang)
+    result = search.search_requests(
+        query=_query_text(q),
+        language=ui_language,
+        filters=search.RequestFilters(
+            category_id=category,
+            destinations=tuple(destinations),
+            quantity_min=quantity_min,
+            quantity_max=quantity_max,
+            posted_within_days=posted_within,
+        ),
+        sort=sort,
+        page=page,
+        per_page=per_page,
+    )
+    origin = request.build_absolute_uri("/").rstrip("/")
+    return {
+        "query": result.query,
+        "total": result.total,
+        "page": result.page,
+        "per_page": result.per_page,
+        "num_pages": result.num_pages,
+        "sort": result.sort,
+        "expansions": result.expansions,
+        "fuzzy_used": result.fuzzy_used,
+        "hits": [
+            {
+                "id": hit.request.pk,
+                "title": hit.request.title,
+                "title_html": str(hit.title_html),
+                "language": hit.request.original_language,
+                "url": origin + reverse("sourcing:request_detail", args=[hit.request.pk]),
+                "category": hit.category_name,
+                "category_id": hit.request.category_id,
+                "quantity": decimal_text(hit.request.quantity) or "0",
+                "unit": hit.request.unit,
+                "destination_country": hit.request.destination_country,
+                "posted_at": hit.request.created_at.isoformat(),
+                "deadline": hit.request.deadline.isoformat(),
+                "buyer": {
+                    "name": hit.buyer_name or None,
+                    "country": hit.buyer_country,
+                    "business_types": [str(t) for t in hit.request.buyer.business_types or []],
+                },
             }
             for hit in result.hits
         ],

@@ -1,4 +1,5 @@
-"""The search results page: products (default tab) or companies, with facets, sort and pages.
+"""The search results page: products (default tab), companies or buying requests, with
+facets, sort and pages.
 
 The view parses the request, calls the search service once and renders what it returns;
 the only work done here is building the links that add or remove one facet value while
@@ -20,11 +21,11 @@ from tradepost.core.languages import normalise_ui_language
 from tradepost.search import selectors as search
 from tradepost.search.selectors import Facet
 
-TABS = ("products", "companies")
+TABS = ("products", "companies", "requests")
 #: Longer queries are cut here (nobody types more; the service copes either way).
 MAX_QUERY_LENGTH = 200
 #: Facets where several values may be selected at once (any of them matches).
-MULTI_VALUE = frozenset({"country", "language", "incoterm", "business_type"})
+MULTI_VALUE = frozenset({"country", "language", "incoterm", "business_type", "destination"})
 #: Parameters a facet link may change; every other one is kept as it is.
 FACET_PARAMS = (
     "category",
@@ -37,6 +38,10 @@ FACET_PARAMS = (
     "price_max",
     "lead_time_max",
     "business_type",
+    "destination",
+    "quantity_min",
+    "quantity_max",
+    "posted_within",
 )
 #: Parameters kept in links (anything else in the URL is dropped).
 KEPT_PARAMS = ("q", "tab", "sort", *FACET_PARAMS)
@@ -196,9 +201,30 @@ def search_page(request: HttpRequest) -> HttpResponse:
     page = _page_number(request.GET.get("page", ""))
     context: dict[str, Any] = {"search_query": query, "search_tab": tab}
 
-    if tab == "companies":
+    result: Any
+    if tab == "requests":
+        request_filters = search.parse_request_filters(request.GET)
+        sort = search.normalise_request_sort(request.GET.get("sort"))
+        result = search.search_requests(
+            query=query, language=language, filters=request_filters, sort=sort, page=page
+        )
+        context["sort"] = sort
+        context["sort_options"] = _sort_labels()[:2]
+        context["sort_hidden"] = [
+            (name, value)
+            for name, values in current.items()
+            if name not in ("sort", "page")
+            for value in values
+        ]
+        context["category_path"] = _category_path(current, request_filters.category_id, language)
+        context["clear_category_url"] = _without(current, "category")
+        context["clear_filters_url"] = _href(
+            {name: current[name] for name in ("q", "tab", "sort") if name in current}
+        )
+        context["has_filters"] = request_filters != search.RequestFilters()
+    elif tab == "companies":
         company_filters = search.parse_company_filters(request.GET)
-        result: Any = search.search_companies(
+        result = search.search_companies(
             query=query, language=language, filters=company_filters, page=page
         )
         context["clear_filters_url"] = _href(
@@ -234,6 +260,9 @@ def search_page(request: HttpRequest) -> HttpResponse:
             "products_tab_url": _href({"q": [query]} if query else {}),
             "companies_tab_url": _href(
                 {"q": [query], "tab": ["companies"]} if query else {"tab": ["companies"]}
+            ),
+            "requests_tab_url": _href(
+                {"q": [query], "tab": ["requests"]} if query else {"tab": ["requests"]}
             ),
         }
     )

@@ -66,6 +66,8 @@ class SupplierOut(Schema):
     country: str
     verified: bool
     url: str
+    #: Share of buyers' asks answered within 24 hours, in percent; None when nobody asked.
+    response_rate_percent: int | None = None
 
 
 class ProductHitOut(Schema):
@@ -265,6 +267,7 @@ def _product_hit(links: _Links, hit: search.ProductHit) -> dict[str, Any]:
             "country": company.country,
             "verified": company.is_verified,
             "url": links.company_url(company.slug),
+            "response_rate_percent": hit.response_rate_percent,
         },
         "price_min": decimal_text(product.price_min, min_decimals=2),
         "price_max": decimal_text(product.price_max, min_decimals=2),

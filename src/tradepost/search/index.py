@@ -622,6 +622,7 @@ def company_fields(record: CompanyRecord) -> Fields:
         "verified": record.is_verified,
         "language": record.original_language or None,
         "business_types": list(dict.fromkeys(record.business_types)),
+        "response_rate": record.response_rate,
         "quality": quality,
         "boost": rank_boost(quality),
     }

@@ -244,6 +244,8 @@ class ProductHit:
     #: The title the viewer reads (a translation when there is one), escaped, with the
     #: matched words in <mark>.
     title_html: SafeString
+    #: The supplier's response rate in percent (ADR 0007), None when nobody asked yet.
+    response_rate_percent: int | None = None
 
 
 @dataclass
@@ -942,6 +944,7 @@ def search_products(
             )
             for score, product, card in _hydrate_products(ranked, language)
         ]
+        _attach_response_rates(snap.searcher, hits)
     return ProductSearchResult(
         query=analyzed.text,
         total=total,
@@ -954,6 +957,29 @@ def search_products(
         fuzzy_used=fuzzy_used,
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )
+
+
+def _attach_response_rates(s: Searcher, hits: list[ProductHit]) -> None:
+    """The suppliers' response rates for the page's cards, as the index holds them (the
+    value that ranked them; no database query)."""
+    if not hits:
+        return
+    ids = [hit.product.pk for hit in hits]
+    query = all_of([term("kind", KIND_PRODUCT), Query.term_set_query(schema(), "id", ids)])
+    found = s.search(query, len(ids) * 2, False).hits
+    addresses = [address for _score, address in found]
+    if not addresses:
+        return
+    rates = dict(
+        zip(
+            s.fast_field_values("id", addresses),
+            s.fast_field_values("response_rate", addresses),
+            strict=True,
+        )
+    )
+    for hit in hits:
+        rate = rates.get(hit.product.pk)
+        hit.response_rate_percent = None if rate is None else round(float(rate) * 100)
 
 
 # ---------------------------------------------------------------------------------------

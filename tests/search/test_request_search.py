@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from tests.search.factories import record
 from tests.search.request_board import make_board
 from tests.sourcing.factories import make_quotation
 from tradepost.search import selectors
@@ -112,3 +113,12 @@ def test_reindex_and_check_cover_requests(board, capsys):
     assert report.indexed_requests == report.open_requests == 2
     call_command("reindex", "--check")
     assert "Buying requests: 2 in the index, 2 open" in capsys.readouterr().out
+
+
+def test_a_renamed_category_is_searchable_in_its_requests(board):
+    flasks = board["flasks"]
+    flasks.name_en = "Thermoses"
+    flasks.save()
+    record(flasks)
+    apply_outbox()
+    assert ids(search("thermoses")) == [board["chinese"].pk]

@@ -626,3 +626,17 @@ def open_request_versions() -> Iterator[tuple[int, datetime]]:
     yield from (
         _open_requests().order_by("id").values_list("id", "updated_at").iterator(chunk_size=5000)
     )
+
+
+def open_request_ids_in_categories(category_ids: Iterable[int]) -> list[int]:
+    """Searchable requests filed under any of the categories or their descendants (a
+    renamed category changes the names their documents hold)."""
+    paths = list(Category.objects.filter(id__in=list(category_ids)).values_list("path", flat=True))
+    ids: set[int] = set()
+    for path in paths:
+        ids.update(
+            _open_requests()
+            .filter(Q(category__path=path) | Q(category__path__startswith=f"{path}."))
+            .values_list("id", flat=True)
+        )
+    return sorted(ids)

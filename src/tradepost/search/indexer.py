@@ -145,7 +145,10 @@ def apply_changes(
             if company is not None:
                 writer.add(company_document(company))
                 written += 1
-    request_list = sorted(set(request_ids))
+    request_set = set(request_ids)
+    if category_set:
+        request_set.update(documents.open_request_ids_in_categories(category_set))
+    request_list = sorted(request_set)
     if request_list:
         # Closed, awarded, expired and deleted requests are absent here: removed.
         request_shared = shared or Shared(CategoryTree.load())
@@ -367,7 +370,8 @@ def run_indexer_loop(
     last_prune = 0.0
     # The first look covers the last day (changes while no worker ran).
     rates_since = timezone.now() - timedelta(days=1)
-    last_rates = 0.0
+    # Not at once: starting up (and a rebuild) comes first.
+    last_rates = time.monotonic()
     failures = 0
     try:
         while not stop.is_set():

@@ -70,6 +70,8 @@ class BuyingRequest(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     # When the buyer was told the deadline is near (the job tells each request once).
     expiring_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When matching suppliers were told about the new request (once per request).
+    matched_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 

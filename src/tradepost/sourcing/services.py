@@ -49,6 +49,7 @@ from tradepost.sourcing.models import (
     QuoteUsage,
     RequestStatus,
 )
+from tradepost.sourcing.tasks import notify_request_matched
 
 TITLE_MAX_LENGTH = 200
 DESCRIPTION_MAX_LENGTH = 20_000
@@ -453,6 +454,7 @@ def request_create(*, actor: Any, fields: dict[str, Any]) -> BuyingRequest:
     request.full_clean()
     request.save()
     record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
+    transaction.on_commit(lambda: notify_request_matched.enqueue(request.pk))
     return request
 
 

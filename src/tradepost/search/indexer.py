@@ -188,6 +188,7 @@ def _pool_start() -> None:
     """In each analysis process: its own database connection and category cache."""
     global _pool_shared
     connections.close_all()
+    documents.forget_loaded_companies()
     _pool_shared = Shared(CategoryTree.load())
 
 

@@ -164,6 +164,8 @@ def test_asking_through_the_page_goes_to_the_conversation(client, deal):
     assert response.status_code == 302
     assert response["Location"] == _url("messaging:detail", conversation_id=conversation.pk)
     assert conversation.buying_request_id == deal["request"].pk
+    page = client.get(response["Location"])
+    assert _url("sourcing:request_detail", pk=deal["request"].pk) in page.content.decode()
 
 
 def test_an_empty_question_through_the_page_returns_to_the_comparison(client, deal):

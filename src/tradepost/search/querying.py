@@ -17,7 +17,7 @@ expansion of the query is an alternative way to match, scored a little lower.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,12 +92,26 @@ def usable(tokens: Iterable[str]) -> list[str]:
     return [t for t in dict.fromkeys(tokens) if t and len(t) <= MAX_TOKEN_CHARS]
 
 
+#: `too_common(field, token)`: True when `token` is so frequent in `field` that matching it
+#: there would select a large part of the catalogue (see `CommonTerms`).
+TooCommon = Callable[[str, str], bool]
+
+
+def _fields_for(
+    token: str, fields: Mapping[str, float], too_common: TooCommon | None
+) -> Mapping[str, float]:
+    if too_common is None:
+        return fields
+    return {name: weight for name, weight in fields.items() if not too_common(name, token)}
+
+
 def token_clause(
     token: str,
     word_fields: Mapping[str, float],
     gram_fields: Mapping[str, float],
     *,
     fuzzy: FuzzyTerm | None = None,
+    too_common: TooCommon | None = None,
 ) -> Query:
     """The ways one query token may match a document (by similar spelling with `fuzzy`)."""
     if fuzzy is not None:
@@ -111,14 +125,20 @@ def token_clause(
                 for name, weight in word_fields.items()
             ]
         )
-    options = [boosted(term(name, token), weight) for name, weight in word_fields.items()]
+    options = [
+        boosted(term(name, token), weight)
+        for name, weight in _fields_for(token, word_fields, too_common).items()
+    ]
     if is_cjk_token(token) and gram_fields:
-        per_gram = [
-            any_of([boosted(term(name, gram), weight) for name, weight in gram_fields.items()])
-            for gram in _bigrams(token)
-        ]
-        options.append(all_of(per_gram))
-    return any_of(options)
+        per_gram = []
+        for gram in _bigrams(token):
+            fields = _fields_for(gram, gram_fields, too_common)
+            if not fields:
+                break
+            per_gram.append(any_of([boosted(term(n, gram), w) for n, w in fields.items()]))
+        else:
+            options.append(all_of(per_gram))
+    return any_of(options) if options else Query.empty_query()
 
 
 def required_matches(count: int) -> int:
@@ -132,25 +152,34 @@ def words_clause(
     gram_fields: Mapping[str, float],
     *,
     fuzzy: Mapping[str, FuzzyTerm] | None = None,
+    too_common: TooCommon | None = None,
 ) -> Query | None:
     tokens = usable(tokens)
     if not tokens:
         return None
     fuzzy = fuzzy or {}
-    clauses = [token_clause(t, word_fields, gram_fields, fuzzy=fuzzy.get(t)) for t in tokens]
+    clauses = [
+        token_clause(t, word_fields, gram_fields, fuzzy=fuzzy.get(t), too_common=too_common)
+        for t in tokens
+    ]
     if len(clauses) == 1:
         return clauses[0]
     return any_of(clauses, required_matches(len(clauses)))
 
 
-def grams_only_clause(grams: Sequence[str], gram_fields: Mapping[str, float]) -> Query | None:
+def grams_only_clause(
+    grams: Sequence[str], gram_fields: Mapping[str, float], too_common: TooCommon | None = None
+) -> Query | None:
     """For a query whose Chinese part yielded no words (only stop characters)."""
     grams = usable(grams)
     if not grams:
         return None
-    return any_of(
-        [boosted(term(name, g), weight) for g in grams for name, weight in gram_fields.items()]
-    )
+    options = [
+        boosted(term(name, g), weight)
+        for g in grams
+        for name, weight in _fields_for(g, gram_fields, too_common).items()
+    ]
+    return any_of(options) if options else Query.empty_query()
 
 
 def phrase_clauses(
@@ -173,8 +202,11 @@ def _alternative_clause(
     word_fields: Mapping[str, float],
     gram_fields: Mapping[str, float],
     weight: float,
+    too_common: TooCommon | None = None,
 ) -> Query | None:
-    clauses = [token_clause(t, word_fields, gram_fields) for t in usable(tokens)]
+    clauses = [
+        token_clause(t, word_fields, gram_fields, too_common=too_common) for t in usable(tokens)
+    ]
     if not clauses:
         return None
     # A translation of k words stands for `weight` query words: each counts weight / k.
@@ -185,18 +217,26 @@ def expansion_clause(
     expansion: Expansion,
     word_fields: Mapping[str, float],
     gram_fields: Mapping[str, float],
+    too_common: TooCommon | None = None,
 ) -> Query | None:
     """Matches the translations; scored like a direct match of the query, times
     EXPANSION_WEIGHT, so results in both languages rank together, the query's own language
     slightly ahead. Synonyms of one concept do not add up: the best one counts."""
-    required = [token_clause(t, word_fields, gram_fields) for t in usable(expansion.required)]
+    required = [
+        token_clause(t, word_fields, gram_fields, too_common=too_common)
+        for t in usable(expansion.required)
+    ]
     minimum = max(1, expansion.minimum)
     covered = max(1, expansion.query_tokens - len(required))
     per_alternative = covered / minimum
     options = [
         clause
         for tokens in expansion.alternatives
-        if (clause := _alternative_clause(tokens, word_fields, gram_fields, per_alternative))
+        if (
+            clause := _alternative_clause(
+                tokens, word_fields, gram_fields, per_alternative, too_common
+            )
+        )
         is not None
     ]
     if not options:
@@ -207,7 +247,7 @@ def expansion_clause(
         core = any_of(options, min(minimum, len(options)))
     parts = [(Occur.Must, core), *((Occur.Must, clause) for clause in required)]
     for tokens in expansion.optional:
-        clause = _alternative_clause(tokens, word_fields, gram_fields, 0.5)
+        clause = _alternative_clause(tokens, word_fields, gram_fields, 0.5, too_common)
         if clause is not None:
             parts.append((Occur.Should, clause))
     return boosted(Query.boolean_query(parts), EXPANSION_WEIGHT)
@@ -221,14 +261,18 @@ def text_query(
     phrase_field: str,
     expansion: Expansion | None = None,
     fuzzy: Mapping[str, FuzzyTerm] | None = None,
+    too_common: TooCommon | None = None,
 ) -> Query | None:
-    """The scored text part of a search, or None for an empty query (match everything)."""
-    main = words_clause(analyzed.words, word_fields, gram_fields, fuzzy=fuzzy)
+    """The scored text part of a search, or None for an empty query (match everything).
+    With `too_common`, a word does not match in a field where it is boilerplate."""
+    main = words_clause(
+        analyzed.words, word_fields, gram_fields, fuzzy=fuzzy, too_common=too_common
+    )
     if main is None:
-        main = grams_only_clause(analyzed.grams, gram_fields)
+        main = grams_only_clause(analyzed.grams, gram_fields, too_common)
     alternatives = [main] if main is not None else []
     if expansion is not None:
-        extra = expansion_clause(expansion, word_fields, gram_fields)
+        extra = expansion_clause(expansion, word_fields, gram_fields, too_common)
         if extra is not None:
             alternatives.append(extra)
     if not alternatives:
@@ -292,3 +336,39 @@ def fuzzy_distances(
 ) -> dict[str, FuzzyTerm]:
     """The former name of `fuzzy_terms` (the evaluation script in bench/ uses it)."""
     return fuzzy_terms(analyzed, searcher, word_fields)
+
+
+#: Description fields: where a word stops matching once it is boilerplate.
+COMMON_TERM_FIELDS = frozenset({"desc_words", "desc_grams"})
+#: A word in more than this share of all documents' descriptions is boilerplate there...
+COMMON_TERM_FRACTION = 0.05
+#: ...provided it is in more than this many (counting and ranking fewer costs little).
+COMMON_TERM_MIN_DOCS = 20_000
+
+
+class CommonTerms:
+    """`TooCommon` for one searcher: a word matches no longer in a description field when
+    it is in more than 5% of the descriptions, and in over 20,000 of them.
+
+    Descriptions repeat the same selling words ("wholesale", "customized", 批发, 定制): at a
+    million listings such a word is in a fifth of all descriptions. Matching it there finds
+    a large part of the catalogue, ranks nothing (its weight is near zero) and makes every
+    search containing it count and facet hundreds of thousands of listings. It still
+    matches in titles, keywords, attributes, categories and company names, where it says
+    what a listing is. Small catalogues are unaffected (below the absolute floor).
+    """
+
+    def __init__(self, searcher: tantivy.Searcher, fields: frozenset[str] = COMMON_TERM_FIELDS):
+        self.searcher = searcher
+        self.fields = fields
+        self.limit = max(COMMON_TERM_MIN_DOCS, int(searcher.num_docs * COMMON_TERM_FRACTION))
+        self._known: dict[tuple[str, str], bool] = {}
+
+    def __call__(self, field_name: str, token: str) -> bool:
+        if field_name not in self.fields:
+            return False
+        key = (field_name, token)
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = self.searcher.doc_freq(field_name, token) > self.limit
+        return found

@@ -15,9 +15,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
-from tantivy import Occur, Query
+from tantivy import Query
 
-from tradepost.search.index import KIND_COMPANY, schema, searcher
+from tradepost.search.index import company_key, schema, searcher
 from tradepost.search.outbox import OutboxKind, record_changes
 
 #: A change of the rate smaller than this (0-1) leaves the documents as they are.
@@ -47,15 +47,8 @@ def indexed_rates(company_ids: set[int]) -> dict[int, float | None]:
     if not company_ids:
         return {}
     s = searcher()
-    query = Query.boolean_query(
-        [
-            (Occur.Must, q)
-            for q in (
-                Query.term_query(schema(), "kind", KIND_COMPANY),
-                Query.term_set_query(schema(), "id", sorted(company_ids)),
-            )
-        ]
-    )
+    # Each company document's unique key (ids alone would also match its products).
+    query = Query.term_set_query(schema(), "key", [company_key(i) for i in sorted(company_ids)])
     hits = s.search(query, len(company_ids) * 2 + 1, False).hits
     addresses = [address for _score, address in hits]
     if not addresses:

@@ -59,14 +59,17 @@ from tradepost.search.index import (
     REQUEST_WORD_FIELDS,
     Snapshot,
     prefix_token,
+    product_key,
     schema,
     searcher,
     snapshot,
 )
 from tradepost.search.querying import (
+    CommonTerms,
     Expansion,
     FuzzyTerm,
     all_of,
+    any_of,
     filter_clause,
     fuzzy_terms,
     required_matches,
@@ -895,6 +898,8 @@ def search_products(
     must_have = [filters.category_id] if filters.category_id is not None else []
     tree = category_tree(must_have=must_have)
     filter_clauses = _product_filter_clauses(filters, tree)
+    snap = snapshot()
+    too_common = CommonTerms(snap.searcher)
 
     def build(fuzzy: Mapping[str, FuzzyTerm] | None = None) -> Query | None:
         return text_query(
@@ -904,12 +909,12 @@ def search_products(
             phrase_field="title_words",
             expansion=expansion,
             fuzzy=fuzzy,
+            too_common=too_common,
         )
 
     scored = build()
     search_query, has_text = _combine(filter_clauses, scored), scored is not None
     offset = (page - 1) * per_page
-    snap = snapshot()
     total, ranked = _run(
         snap.searcher, search_query, sort=sort, has_text=has_text, limit=per_page, offset=offset
     )
@@ -965,7 +970,9 @@ def _attach_response_rates(s: Searcher, hits: list[ProductHit]) -> None:
     if not hits:
         return
     ids = [hit.product.pk for hit in hits]
-    query = all_of([term("kind", KIND_PRODUCT), Query.term_set_query(schema(), "id", ids)])
+    # One term per listing on its unique key: a set of ids intersected with every product
+    # would walk the whole catalogue's postings.
+    query = any_of([term("key", product_key(pk)) for pk in ids])
     found = s.search(query, len(ids) * 2, False).hits
     addresses = [address for _score, address in found]
     if not addresses:

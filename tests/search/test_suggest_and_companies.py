@@ -108,3 +108,19 @@ def test_company_search_filters_and_facets(suppliers):
 def test_company_name_is_highlighted_in_the_viewers_form(suppliers):
     result = search_companies(query="lighting", language="en")
     assert str(result.hits[0].name_html) == "Shenzhen Guangming <mark>Lighting</mark>"
+
+
+def test_suggestions_skip_removed_listings_and_accept_long_prefixes(suppliers):
+    from tradepost.catalog.models import Product, ProductStatus
+
+    lamp = Product.objects.get(title="Adjustable LED desk lamp, clamp")
+    assert suggest("adjustable led desk lamp, c", "en") == ["adjustable led desk lamp, clamp"]
+    Product.objects.filter(pk=lamp.pk).update(status=ProductStatus.HIDDEN)
+    index(lamp)
+    # The title's term may stay in the dictionary until segments merge; it is not offered.
+    assert suggest("adjus", "en") == ["adjustable led desk lamp"]
+    assert suggest("adjustable led desk lamp, c", "en") == []
+    # The most common completion comes first: the category name is on all four listings.
+    make_product(category=lamp.category, title="Desk lamp with wireless charger")
+    index()
+    assert suggest("desk", "en")[0] == "desk lamps"

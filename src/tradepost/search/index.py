@@ -42,7 +42,7 @@ from tradepost.search.rates import to_usd
 logger = logging.getLogger(__name__)
 
 #: Bump when the schema or the way documents are built changes; a new folder is built.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 KIND_PRODUCT = "product"
 KIND_COMPANY = "company"
@@ -87,10 +87,9 @@ def build_schema() -> tantivy.Schema:
     sb.add_text_field("name_words", tokenizer_name="whitespace", index_option="position")
     for name in ("cproducts_words", "cdesc_words", *COMPANY_GRAM_FIELDS):
         sb.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
-    # Suggestions: normalised titles, category and company names (stored), and every
-    # prefix of each of them (spaces written as "_") to find them by.
-    sb.add_text_field("suggest", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("suggest_prefix", tokenizer_name="whitespace", index_option="basic")
+    # Suggestions: normalised titles, category and company names, each one term (found by
+    # prefix in the term dictionary, which counts the documents holding it).
+    sb.add_text_field("suggest", tokenizer_name="raw", index_option="basic")
     # Filters, facets and sorts.
     sb.add_unsigned_field("company_id", indexed=True, fast=True)
     for name in CATEGORY_FIELDS:
@@ -395,23 +394,6 @@ def suggestion_key(text: str) -> str:
     return key.strip()
 
 
-#: Prefixes longer than this are not indexed; a longer typed prefix is cut to this length.
-MAX_PREFIX_CHARS = 24
-
-
-def prefix_token(text: str) -> str:
-    """A normalised prefix as one whitespace-free token."""
-    return text[:MAX_PREFIX_CHARS].rstrip().replace(" ", "_")
-
-
-def prefixes_of(key: str) -> list[str]:
-    """The prefix tokens a suggestion is found by (`prefix_token` of each prefix that does
-    not end in a space)."""
-    head = key[:MAX_PREFIX_CHARS]
-    token = head.replace(" ", "_")
-    return [token[:end] for end in range(1, len(head) + 1) if head[end - 1] != " "]
-
-
 def _microseconds(value: datetime | None) -> int:
     return int(value.timestamp() * 1_000_000) if value else 0
 
@@ -459,8 +441,6 @@ class Shared:
     companies: dict[tuple[int, int], tuple[list[str], list[str], list[str]]] = field(
         default_factory=dict
     )
-    #: suggestion key -> its prefix tokens (for the shared keys only)
-    prefixes: dict[str, list[str]] = field(default_factory=dict)
     #: Analysis of titles and descriptions, sentence by sentence (templated descriptions
     #: share most sentences even when the whole texts differ)
     pieces: PieceCache = field(default_factory=PieceCache)
@@ -501,14 +481,6 @@ class Shared:
         many products, and titles repeat across variants."""
         return self.pieces.fields(text)
 
-    def prefixes_of(self, key: str) -> list[str]:
-        found = self.prefixes.get(key)
-        if found is None:
-            if len(self.prefixes) > 100_000:
-                self.prefixes.clear()
-            found = self.prefixes[key] = prefixes_of(key)
-        return found
-
 
 #: A document as plain Python values (picklable, so analysis can run in other processes).
 Fields = dict[str, Any]
@@ -540,11 +512,6 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
 
     title_keys = {suggestion_key(t) for t in titles} - {""}
     keys = sorted(title_keys | set(category_keys) | set(company_keys))
-    prefixes: set[str] = set()
-    for key in title_keys:
-        prefixes.update(prefixes_of(key))
-    for key in (*category_keys, *company_keys):
-        prefixes.update(shared.prefixes_of(key))
 
     lineage = shared.tree.lineage(record.category_id)
     price_min = to_usd(record.price_min, record.currency)
@@ -567,7 +534,6 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         "extra_words": _unique_join([*extra_words, *category_words, *company_words]),
         "extra_grams": _unique_join([*extra_grams, *category_grams, *company_grams]),
         "suggest": keys,
-        "suggest_prefix": " ".join(sorted(prefixes)),
         "company_id": record.company.id,
         "country": record.company.country or None,
         "verified": record.company.is_verified,
@@ -601,7 +567,6 @@ def company_fields(record: CompanyRecord) -> Fields:
     names = [record.legal_name, record.english_name]
     description = record.description[:MAX_DESCRIPTION_CHARS]
     keys = sorted({suggestion_key(name) for name in names if name} - {""})
-    prefixes = sorted({p for key in keys for p in prefixes_of(key)})
     quality = company_quality(record)
     return {
         "key": company_key(record.id),
@@ -617,7 +582,6 @@ def company_fields(record: CompanyRecord) -> Fields:
         "cdesc_words": _join(_words([description])),
         "cdesc_grams": _join(_grams([description])),
         "suggest": keys,
-        "suggest_prefix": " ".join(prefixes),
         "country": record.country or None,
         "verified": record.is_verified,
         "language": record.original_language or None,

@@ -12,7 +12,7 @@ import json
 import math
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
@@ -51,14 +51,12 @@ from tradepost.search.index import (
     KIND_COMPANY,
     KIND_PRODUCT,
     KIND_REQUEST,
-    MAX_PREFIX_CHARS,
     PRODUCT_GRAM_FIELDS,
     PRODUCT_WORD_FIELDS,
     PUBLISHED_SORT_FIELD,
     REQUEST_GRAM_FIELDS,
     REQUEST_WORD_FIELDS,
     Snapshot,
-    prefix_token,
     product_key,
     schema,
     searcher,
@@ -1155,8 +1153,9 @@ def search_companies(
 # ---------------------------------------------------------------------------------------
 # Suggestions.
 
-#: Documents sampled for suggestions (the best-ranked listings with the prefix).
-SUGGEST_SAMPLE = 64
+#: Candidates read from the term dictionary per suggestion shown (some may belong only to
+#: listings removed since the last merge, and are skipped).
+SUGGEST_CANDIDATES = 3
 
 
 @cache
@@ -1174,16 +1173,17 @@ def suggest(prefix: str, language: str, *, limit: int = 8) -> list[str]:
         return []
     limit = min(max(int(limit), 1), 20)
     s = searcher()
-    result = s.search(
-        term("suggest_prefix", prefix_token(key)), SUGGEST_SAMPLE, weight_by_field="boost"
-    )
-    counts: Counter[str] = Counter()
-    for _score, address in result.hits:
-        for value in s.doc(address).get_all("suggest"):
-            if isinstance(value, str) and value.startswith(key):
-                counts[value] += 1
-    ranked = sorted(counts.items(), key=lambda item: (-item[1], len(item[0]), item[0]))
-    suggestions = [value for value, _count in ranked[:limit]]
+    # The term dictionary holds every normalised title, category and company name once,
+    # with the number of documents carrying it: the most common completions come first.
+    candidates = s.terms_with_prefix("suggest", key, limit=limit * SUGGEST_CANDIDATES)
+    ordered = sorted(candidates, key=lambda item: (-item[1], len(item[0]), item[0]))
+    suggestions = []
+    for value, _count in ordered:
+        # Counts include documents deleted but not yet merged away: keep live ones only.
+        if s.search(term("suggest", value), 1, False).hits:
+            suggestions.append(value)
+            if len(suggestions) == limit:
+                break
     if language == "zh-hant":
         suggestions = [
             _s2t().convert(s) if any(is_cjk_token(c) for c in s) else s for s in suggestions
@@ -1199,7 +1199,6 @@ def warm_up() -> None:
 
 
 __all__ = [
-    "MAX_PREFIX_CHARS",
     "SORTS",
     "CategoryInfo",
     "CompanyFilters",

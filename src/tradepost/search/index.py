@@ -384,6 +384,13 @@ def _grams(texts: Iterable[str]) -> list[str]:
     return out
 
 
+def _pairs(grams: Iterable[str]) -> list[str]:
+    """The bigrams of a gram list. Descriptions keep only these: a query word of two or more
+    Chinese characters is matched by its bigrams, and single characters found anywhere in
+    a description would match nearly every Chinese listing (half its gram tokens)."""
+    return [gram for gram in grams if len(gram) == 2]
+
+
 def suggestion_key(text: str) -> str:
     """The normalised form of a suggestion, cut at a word boundary."""
     key = normalize(text)
@@ -506,7 +513,7 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
     for description in descriptions:
         words, grams = shared.text(description)
         desc_words.extend(words)
-        desc_grams.extend(grams)
+        desc_grams.extend(_pairs(grams))
     category_words, category_grams, category_keys = shared.category(record.category_id)
     company_words, company_grams, company_keys = shared.company(record.company)
 
@@ -607,7 +614,7 @@ def request_fields(record: RequestRecord, shared: Shared) -> Fields:
         "title_words": _join(title_words),
         "title_grams": _join(title_grams),
         "desc_words": _join(desc_words),
-        "desc_grams": _join(desc_grams),
+        "desc_grams": _join(_pairs(desc_grams)),
         "extra_words": _unique_join(category_words),
         "extra_grams": _unique_join(category_grams),
         "country": record.destination_country or None,

@@ -323,6 +323,11 @@ def category_tree(*, must_have: Sequence[int] = ()) -> CategoryTree:
 def clear_caches() -> None:
     global _tree_cache
     _tree_cache = None
+    forget_facet_counts()
+
+
+def forget_facet_counts() -> None:
+    """Empty the facet-count cache (the benchmark times searches without it)."""
     with _facet_lock:
         _facet_cache.clear()
 
@@ -846,6 +851,25 @@ def _hydrate_products(
     return hydrated
 
 
+def _product_facet_requests(
+    search_query: Query, scored: Query | None, filters: ProductFilters, tree: CategoryTree
+) -> list[tuple[Query, dict[str, Any]]]:
+    """The aggregations that count a product search's facets, each with its query. A facet
+    whose filter is set and that may take several values (DISJUNCTIVE_FACETS) is counted by
+    a search without its own filter; the others are counted on the search itself."""
+    aggregations = _product_aggregations(_category_facet_field(filters, tree))
+    selected = [
+        name for name, attribute in DISJUNCTIVE_FACETS.items() if getattr(filters, attribute)
+    ]
+    requests = [
+        (search_query, {name: spec for name, spec in aggregations.items() if name not in selected})
+    ]
+    for name in selected:
+        query = _combine(_product_filter_clauses(filters, tree, leave_out=name), scored)
+        requests.append((query, {name: aggregations[name]}))
+    return requests
+
+
 def _product_facet_counts(
     snap: Snapshot,
     search_query: Query,
@@ -853,24 +877,68 @@ def _product_facet_counts(
     filters: ProductFilters,
     tree: CategoryTree,
 ) -> dict[str, Any]:
-    """Facet counts of a product search. A facet whose filter is set and that may take
-    several values (DISJUNCTIVE_FACETS) is counted by a search without its own filter; the
-    others are counted on the search itself. Each aggregation is cached (`aggregate`)."""
-    aggregations = _product_aggregations(_category_facet_field(filters, tree))
-    selected = [
-        name for name, attribute in DISJUNCTIVE_FACETS.items() if getattr(filters, attribute)
-    ]
-    counts = dict(
-        aggregate(
-            snap,
-            search_query,
-            {name: spec for name, spec in aggregations.items() if name not in selected},
-        )
-    )
-    for name in selected:
-        query = _combine(_product_filter_clauses(filters, tree, leave_out=name), scored)
-        counts.update(aggregate(snap, query, {name: aggregations[name]}))
+    """Facet counts of a product search, each aggregation cached (`aggregate`)."""
+    counts: dict[str, Any] = {}
+    for query, aggregations in _product_facet_requests(search_query, scored, filters, tree):
+        counts.update(aggregate(snap, query, aggregations))
     return counts
+
+
+@dataclass
+class _ProductPlan:
+    """A product search turned into index queries (before anything runs)."""
+
+    analyzed: AnalyzedQuery
+    expansion: Expansion
+    filters: ProductFilters
+    tree: CategoryTree
+    snap: Snapshot
+    filter_clauses: list[Query]
+    too_common: CommonTerms
+
+    def scored(self, fuzzy: Mapping[str, FuzzyTerm] | None = None) -> Query | None:
+        """The text part (None: no text, everything matches)."""
+        return text_query(
+            self.analyzed,
+            word_fields=PRODUCT_WORD_FIELDS,
+            gram_fields=PRODUCT_GRAM_FIELDS,
+            phrase_field="title_words",
+            expansion=self.expansion,
+            fuzzy=fuzzy,
+            too_common=self.too_common,
+        )
+
+    def search_query(self, scored: Query | None) -> Query:
+        return _combine(self.filter_clauses, scored)
+
+
+def _plan_products(query: Any, filters: ProductFilters) -> _ProductPlan:
+    text = _clean_query(query)
+    analyzed = analyze_query(text)
+    must_have = [filters.category_id] if filters.category_id is not None else []
+    tree = category_tree(must_have=must_have)
+    snap = snapshot()
+    return _ProductPlan(
+        analyzed=analyzed,
+        expansion=expand(text, analyzed),
+        filters=filters,
+        tree=tree,
+        snap=snap,
+        filter_clauses=_product_filter_clauses(filters, tree),
+        too_common=CommonTerms(snap.searcher),
+    )
+
+
+def product_search_requests(
+    query: str, filters: ProductFilters | None = None
+) -> tuple[Query, list[tuple[Query, dict[str, Any]]]]:
+    """What `search_products` (relevance order, with facets) asks the index for `query`: the
+    search query and each facet aggregation with its query. The benchmark runs these
+    straight on tantivy as its reference."""
+    plan = _plan_products(query, filters or ProductFilters())
+    scored = plan.scored()
+    search_query = plan.search_query(scored)
+    return search_query, _product_facet_requests(search_query, scored, plan.filters, plan.tree)
 
 
 def search_products(
@@ -890,28 +958,10 @@ def search_products(
     filters = filters or ProductFilters()
     sort = normalise_sort(sort)
     page, per_page = _bounded_page(page, per_page)
-    text = _clean_query(query)
-    analyzed = analyze_query(text)
-    expansion = expand(text, analyzed)
-    must_have = [filters.category_id] if filters.category_id is not None else []
-    tree = category_tree(must_have=must_have)
-    filter_clauses = _product_filter_clauses(filters, tree)
-    snap = snapshot()
-    too_common = CommonTerms(snap.searcher)
-
-    def build(fuzzy: Mapping[str, FuzzyTerm] | None = None) -> Query | None:
-        return text_query(
-            analyzed,
-            word_fields=PRODUCT_WORD_FIELDS,
-            gram_fields=PRODUCT_GRAM_FIELDS,
-            phrase_field="title_words",
-            expansion=expansion,
-            fuzzy=fuzzy,
-            too_common=too_common,
-        )
-
-    scored = build()
-    search_query, has_text = _combine(filter_clauses, scored), scored is not None
+    plan = _plan_products(query, filters)
+    analyzed, expansion, tree, snap = plan.analyzed, plan.expansion, plan.tree, plan.snap
+    scored = plan.scored()
+    search_query, has_text = plan.search_query(scored), scored is not None
     offset = (page - 1) * per_page
     total, ranked = _run(
         snap.searcher, search_query, sort=sort, has_text=has_text, limit=per_page, offset=offset
@@ -921,8 +971,8 @@ def search_products(
         distances = fuzzy_terms(analyzed, snap.searcher, PRODUCT_WORD_FIELDS)
         if distances:
             fuzzy_used = True
-            scored = build(distances)
-            search_query, has_text = _combine(filter_clauses, scored), scored is not None
+            scored = plan.scored(distances)
+            search_query, has_text = plan.search_query(scored), scored is not None
             total, ranked = _run(
                 snap.searcher,
                 search_query,

@@ -42,7 +42,7 @@ from tradepost.search.rates import to_usd
 logger = logging.getLogger(__name__)
 
 #: Bump when the schema or the way documents are built changes; a new folder is built.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 KIND_PRODUCT = "product"
 KIND_COMPANY = "company"
@@ -57,12 +57,14 @@ MAX_SUGGESTION_CHARS = 60
 
 #: The text fields of product documents and their weights in relevance.
 PRODUCT_WORD_FIELDS = {"title_words": 3.0, "extra_words": 1.5, "desc_words": 1.0}
-PRODUCT_GRAM_FIELDS = {"title_grams": 1.2, "extra_grams": 0.6, "desc_grams": 0.4}
+#: Chinese bigrams: the title's apart, everything else (keywords, attributes, category,
+#: company, description) in one field, so a bigram is one posting list to walk, not two.
+PRODUCT_GRAM_FIELDS = {"title_grams": 1.2, "body_grams": 0.5}
 COMPANY_WORD_FIELDS = {"name_words": 3.0, "cproducts_words": 1.5, "cdesc_words": 0.8}
 COMPANY_GRAM_FIELDS = {"name_grams": 1.2, "cproducts_grams": 0.6, "cdesc_grams": 0.3}
 #: Buying requests use the product text fields (the `kind` filter keeps them apart).
 REQUEST_WORD_FIELDS = {"title_words": 3.0, "extra_words": 1.5, "desc_words": 1.0}
-REQUEST_GRAM_FIELDS = {"title_grams": 1.2, "extra_grams": 0.6, "desc_grams": 0.4}
+REQUEST_GRAM_FIELDS = {"title_grams": 1.2, "body_grams": 0.5}
 CATEGORY_FIELDS = [f"cat{depth}" for depth in range(MAX_CATEGORY_DEPTH + 1)]
 
 #: The "newest" sort key: when a listing was published, in microseconds since 1970.
@@ -537,9 +539,10 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         "title_words": _join(title_words),
         "title_grams": _join(title_grams),
         "desc_words": _join(desc_words),
-        "desc_grams": _join(desc_grams),
         "extra_words": _unique_join([*extra_words, *category_words, *company_words]),
-        "extra_grams": _unique_join([*extra_grams, *category_grams, *company_grams]),
+        "body_grams": _join(
+            [*dict.fromkeys([*extra_grams, *category_grams, *company_grams]), *desc_grams]
+        ),
         "suggest": keys,
         "company_id": record.company.id,
         "country": record.company.country or None,
@@ -614,9 +617,8 @@ def request_fields(record: RequestRecord, shared: Shared) -> Fields:
         "title_words": _join(title_words),
         "title_grams": _join(title_grams),
         "desc_words": _join(desc_words),
-        "desc_grams": _join(_pairs(desc_grams)),
         "extra_words": _unique_join(category_words),
-        "extra_grams": _unique_join(category_grams),
+        "body_grams": _join([*dict.fromkeys(category_grams), *_pairs(desc_grams)]),
         "country": record.destination_country or None,
         "language": record.original_language or None,
         "quantity": float(record.quantity),

@@ -339,7 +339,7 @@ def fuzzy_distances(
 
 
 #: Description fields: where a word stops matching once it is boilerplate.
-COMMON_TERM_FIELDS = frozenset({"desc_words", "desc_grams"})
+COMMON_TERM_FIELDS = frozenset({"desc_words", "body_grams"})
 #: A word in more than this share of all documents' descriptions is boilerplate there...
 COMMON_TERM_FRACTION = 0.05
 #: ...provided it is in more than this many (counting and ranking fewer costs little).

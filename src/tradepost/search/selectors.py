@@ -13,7 +13,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from functools import cache
@@ -682,6 +682,62 @@ def _language_names() -> dict[str, str]:
     return {code: str(label) for code, label in LISTING_LANGUAGES}
 
 
+def _term_options(
+    aggregation: Mapping[str, Any],
+    bucket: str,
+    *,
+    selected: Sequence[str],
+    param: str,
+    label: Callable[[str], str],
+) -> list[FacetOption]:
+    """One option per value a terms aggregation found (count > 0), labelled by `label`."""
+    return [
+        FacetOption(
+            value=str(code),
+            label=label(str(code)),
+            count=count,
+            selected=code in selected,
+            params={param: str(code)},
+        )
+        for code, count in _bucket_counts(aggregation, bucket)
+        if code and count > 0
+    ]
+
+
+def _country_options(
+    aggregation: Mapping[str, Any],
+    bucket: str,
+    selected: Sequence[str],
+    param: str,
+    language: str,
+) -> list[FacetOption]:
+    return _term_options(
+        aggregation,
+        bucket,
+        selected=selected,
+        param=param,
+        label=lambda code: country_name(code, language),
+    )
+
+
+def _verified_facet(aggregation: Mapping[str, Any], selected: bool) -> Facet:
+    count = sum(
+        count for key, count in _bucket_counts(aggregation, "verified") if key in (1, True, "true")
+    )
+    option = FacetOption(
+        value="1",
+        label=_("Verified suppliers only"),
+        count=count,
+        selected=selected,
+        params={"verified": "1"},
+    )
+    return Facet(
+        name="verified",
+        label=_("Verified supplier"),
+        options=[option] if count or selected else [],
+    )
+
+
 def _product_facets(
     aggregation: Mapping[str, Any],
     filters: ProductFilters,
@@ -695,75 +751,23 @@ def _product_facets(
                 _bucket_counts(aggregation, "category"), tree, language, filters.category_id
             )
         )
-    countries = [
-        FacetOption(
-            value=str(code),
-            label=country_name(str(code), language),
-            count=count,
-            selected=code in filters.countries,
-            params={"country": str(code)},
-        )
-        for code, count in _bucket_counts(aggregation, "country")
-        if code and count > 0
-    ]
+    countries = _country_options(aggregation, "country", filters.countries, "country", language)
     facets.append(Facet(name="country", label=_("Supplier country"), options=countries))
-
-    verified_count = sum(
-        count for key, count in _bucket_counts(aggregation, "verified") if key in (1, True, "true")
-    )
-    facets.append(
-        Facet(
-            name="verified",
-            label=_("Verified supplier"),
-            options=[
-                FacetOption(
-                    value="1",
-                    label=_("Verified suppliers only"),
-                    count=verified_count,
-                    selected=filters.verified_only,
-                    params={"verified": "1"},
-                )
-            ]
-            if verified_count or filters.verified_only
-            else [],
-        )
-    )
-
+    facets.append(_verified_facet(aggregation, filters.verified_only))
     names = _language_names()
-    facets.append(
-        Facet(
-            name="language",
-            label=_("Listing language"),
-            options=[
-                FacetOption(
-                    value=str(code),
-                    label=names.get(str(code), str(code)),
-                    count=count,
-                    selected=code in filters.languages,
-                    params={"language": str(code)},
-                )
-                for code, count in _bucket_counts(aggregation, "language")
-                if code and count > 0
-            ],
-        )
+    languages = _term_options(
+        aggregation,
+        "language",
+        selected=filters.languages,
+        param="language",
+        label=lambda code: names.get(code, code),
     )
-    facets.append(
-        Facet(
-            name="incoterm",
-            label=_("Incoterms"),
-            options=[
-                FacetOption(
-                    value=str(code),
-                    label=str(code),
-                    count=count,
-                    selected=code in filters.incoterms,
-                    params={"incoterm": str(code)},
-                )
-                for code, count in sorted(_bucket_counts(aggregation, "incoterms"))
-                if code and count > 0
-            ],
-        )
+    facets.append(Facet(name="language", label=_("Listing language"), options=languages))
+    incoterms = _term_options(
+        aggregation, "incoterms", selected=filters.incoterms, param="incoterm", label=str
     )
+    incoterms.sort(key=lambda option: option.value)
+    facets.append(Facet(name="incoterm", label=_("Incoterms"), options=incoterms))
 
     moq_counts = [count for _key, count in _bucket_counts(aggregation, "moq")]
     moq_options = []
@@ -1056,55 +1060,18 @@ def _company_facets(
     aggregation: Mapping[str, Any], filters: CompanyFilters, language: str
 ) -> list[Facet]:
     type_labels = {value: str(label) for value, label in BusinessType.choices}
-    verified_count = sum(
-        count for key, count in _bucket_counts(aggregation, "verified") if key in (1, True, "true")
+    business_types = _term_options(
+        aggregation,
+        "business_types",
+        selected=filters.business_types,
+        param="business_type",
+        label=lambda code: type_labels.get(code, code),
     )
+    countries = _country_options(aggregation, "country", filters.countries, "country", language)
     return [
-        Facet(
-            name="country",
-            label=_("Country"),
-            options=[
-                FacetOption(
-                    value=str(code),
-                    label=country_name(str(code), language),
-                    count=count,
-                    selected=code in filters.countries,
-                    params={"country": str(code)},
-                )
-                for code, count in _bucket_counts(aggregation, "country")
-                if code and count > 0
-            ],
-        ),
-        Facet(
-            name="verified",
-            label=_("Verified supplier"),
-            options=[
-                FacetOption(
-                    value="1",
-                    label=_("Verified suppliers only"),
-                    count=verified_count,
-                    selected=filters.verified_only,
-                    params={"verified": "1"},
-                )
-            ]
-            if verified_count or filters.verified_only
-            else [],
-        ),
-        Facet(
-            name="business_type",
-            label=_("Business type"),
-            options=[
-                FacetOption(
-                    value=str(code),
-                    label=type_labels.get(str(code), str(code)),
-                    count=count,
-                    selected=code in filters.business_types,
-                    params={"business_type": str(code)},
-                )
-                for code, count in _bucket_counts(aggregation, "business_types")
-                if code and count > 0
-            ],
-        ),
+        Facet(name="country", label=_("Country"), options=countries),
+        _verified_facet(aggregation, filters.verified_only),
+        Facet(name="business_type", label=_("Business type"), options=business_types),
     ]
 
 
@@ -1383,26 +1350,11 @@ def _request_facets(
             _bucket_counts(counts, "category"), tree, language, filters.category_id
         )
         facets.append(category)
-    facets.append(
-        Facet(
-            name="destination",
-            label=_("Destination"),
-            options=sorted(
-                (
-                    FacetOption(
-                        value=str(code),
-                        label=country_name(str(code), language),
-                        count=count,
-                        selected=code in filters.destinations,
-                        params={"destination": str(code)},
-                    )
-                    for code, count in _bucket_counts(counts, "destination")
-                    if code and count > 0
-                ),
-                key=lambda option: (-option.count, option.label),
-            ),
-        )
+    destinations = _country_options(
+        counts, "destination", filters.destinations, "destination", language
     )
+    destinations.sort(key=lambda option: (-option.count, option.label))
+    facets.append(Facet(name="destination", label=_("Destination"), options=destinations))
     # Disjoint time buckets; "posted within N days" sums those starting at or after N
     # days ago.
     buckets = counts.get("posted", {}).get("buckets", [])

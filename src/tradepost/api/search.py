@@ -89,17 +89,22 @@ class ProductHitOut(Schema):
     port_of_loading: str
 
 
-class ProductSearchOut(Schema):
+class SearchPageOut(Schema):
+    """What every search answer holds besides its hits."""
+
     query: str
     total: int
     page: int
     per_page: int
     num_pages: int
-    sort: str
     expansions: list[str]
     fuzzy_used: bool
-    hits: list[ProductHitOut]
     facets: list[FacetOut]
+
+
+class ProductSearchOut(SearchPageOut):
+    sort: str
+    hits: list[ProductHitOut]
 
 
 class CompanyHitOut(Schema):
@@ -113,16 +118,8 @@ class CompanyHitOut(Schema):
     url: str
 
 
-class CompanySearchOut(Schema):
-    query: str
-    total: int
-    page: int
-    per_page: int
-    num_pages: int
-    expansions: list[str]
-    fuzzy_used: bool
+class CompanySearchOut(SearchPageOut):
     hits: list[CompanyHitOut]
-    facets: list[FacetOut]
 
 
 class BuyerOut(Schema):
@@ -149,17 +146,9 @@ class RequestHitOut(Schema):
     buyer: BuyerOut
 
 
-class RequestSearchOut(Schema):
-    query: str
-    total: int
-    page: int
-    per_page: int
-    num_pages: int
+class RequestSearchOut(SearchPageOut):
     sort: str
-    expansions: list[str]
-    fuzzy_used: bool
     hits: list[RequestHitOut]
-    facets: list[FacetOut]
 
 
 class SuggestOut(Schema):
@@ -191,6 +180,19 @@ def _query_text(q: str) -> str:
 
 def _language(language: str | None) -> str:
     return normalise_ui_language(language or get_language())
+
+
+def _page(result: search.SearchPage) -> dict[str, Any]:
+    return {
+        "query": result.query,
+        "total": result.total,
+        "page": result.page,
+        "per_page": result.per_page,
+        "num_pages": result.num_pages,
+        "expansions": result.expansions,
+        "fuzzy_used": result.fuzzy_used,
+        "facets": _facets(result.facets),
+    }
 
 
 def _facets(facets: list[search.Facet]) -> list[dict[str, Any]]:
@@ -352,16 +354,9 @@ def search_products(
     )
     links = _Links(request)
     return {
-        "query": result.query,
-        "total": result.total,
-        "page": result.page,
-        "per_page": result.per_page,
-        "num_pages": result.num_pages,
+        **_page(result),
         "sort": result.sort,
-        "expansions": result.expansions,
-        "fuzzy_used": result.fuzzy_used,
         "hits": [_product_hit(links, hit) for hit in result.hits],
-        "facets": _facets(result.facets),
     }
 
 
@@ -403,13 +398,7 @@ def search_companies(
         per_page=per_page,
     )
     return {
-        "query": result.query,
-        "total": result.total,
-        "page": result.page,
-        "per_page": result.per_page,
-        "num_pages": result.num_pages,
-        "expansions": result.expansions,
-        "fuzzy_used": result.fuzzy_used,
+        **_page(result),
         "hits": [
             {
                 "slug": hit.company.slug,
@@ -423,7 +412,6 @@ def search_companies(
             }
             for hit in result.hits
         ],
-        "facets": _facets(result.facets),
     }
 
 
@@ -469,14 +457,8 @@ def search_requests(
     )
     origin = request.build_absolute_uri("/").rstrip("/")
     return {
-        "query": result.query,
-        "total": result.total,
-        "page": result.page,
-        "per_page": result.per_page,
-        "num_pages": result.num_pages,
+        **_page(result),
         "sort": result.sort,
-        "expansions": result.expansions,
-        "fuzzy_used": result.fuzzy_used,
         "hits": [
             {
                 "id": hit.request.pk,
@@ -499,7 +481,6 @@ def search_requests(
             }
             for hit in result.hits
         ],
-        "facets": _facets(result.facets),
     }
 
 

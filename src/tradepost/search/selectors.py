@@ -249,14 +249,14 @@ class ProductHit:
     response_rate_percent: int | None = None
 
 
-@dataclass
-class ProductSearchResult:
+@dataclass(kw_only=True)
+class SearchPage:
+    """What every search result holds besides its hits."""
+
     query: str
     total: int
     page: int
     per_page: int
-    sort: str
-    hits: list[ProductHit]
     facets: list[Facet]
     #: Glossary expansions searched too, to show ("also searched: 保温杯").
     expansions: list[str]
@@ -269,6 +269,12 @@ class ProductSearchResult:
         return min(MAX_PAGE, max(1, math.ceil(self.total / self.per_page)))
 
 
+@dataclass(kw_only=True)
+class ProductSearchResult(SearchPage):
+    sort: str
+    hits: list[ProductHit]
+
+
 @dataclass
 class CompanyHit:
     company: Company
@@ -276,21 +282,9 @@ class CompanyHit:
     name_html: SafeString
 
 
-@dataclass
-class CompanySearchResult:
-    query: str
-    total: int
-    page: int
-    per_page: int
+@dataclass(kw_only=True)
+class CompanySearchResult(SearchPage):
     hits: list[CompanyHit]
-    facets: list[Facet]
-    expansions: list[str]
-    fuzzy_used: bool
-    took_ms: float
-
-    @property
-    def num_pages(self) -> int:
-        return min(MAX_PAGE, max(1, math.ceil(self.total / self.per_page)))
 
 
 # ---------------------------------------------------------------------------------------
@@ -1287,22 +1281,10 @@ class RequestHit:
     buyer_name: str
 
 
-@dataclass
-class RequestSearchResult:
-    query: str
-    total: int
-    page: int
-    per_page: int
+@dataclass(kw_only=True)
+class RequestSearchResult(SearchPage):
     sort: str
     hits: list[RequestHit]
-    facets: list[Facet]
-    expansions: list[str]
-    fuzzy_used: bool
-    took_ms: float
-
-    @property
-    def num_pages(self) -> int:
-        return min(MAX_PAGE, max(1, math.ceil(self.total / self.per_page)))
 
 
 def _now_us() -> int:

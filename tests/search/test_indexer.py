@@ -304,3 +304,17 @@ def test_the_worker_loop_makes_a_new_product_searchable_within_two_seconds():
         stop.set()
         thread.join(timeout=10)
     assert not thread.is_alive()
+
+
+def test_a_far_jump_still_tracks_the_ids_just_below_it():
+    # After a rebuild with an empty outbox the position is 0 while the sequence is far
+    # ahead: a row of a transaction still open sits just below the first applied id.
+    now = time.time()
+    state = indexer._advance(indexer.IndexState(position=0), [50_000], now)
+    assert state.position == 50_000
+    assert 49_999 in state.holes and 50_000 - indexer.MAX_TRACKED_GAP in state.holes
+    assert 50_000 - indexer.MAX_TRACKED_GAP - 1 not in state.holes
+    assert len(state.holes) == indexer.MAX_TRACKED_GAP
+    # A near gap is tracked whole, and applying a hole closes it.
+    state = indexer._advance(state, [49_999, 50_003], now)
+    assert 49_999 not in state.holes and {50_001, 50_002} <= set(state.holes)

@@ -57,8 +57,9 @@ logger = logging.getLogger(__name__)
 
 #: Rows applied per commit.
 BATCH_SIZE = 500
-#: Gaps in the ids wider than this are not tracked as holes (a sequence jump, not a
-#: transaction in flight).
+#: Ids tracked as holes below a newly applied id: rows of transactions still in flight
+#: got their ids just before it. A wider gap (the position far behind the sequence, as
+#: after a rebuild with an empty outbox, or a sequence jump) has only its top part tracked.
 MAX_TRACKED_GAP = 1000
 #: Holes are looked up with at most this many ids per query.
 MAX_HOLES_PER_QUERY = 500
@@ -171,12 +172,17 @@ def _advance(state: IndexState, applied_ids: list[int], now: float) -> IndexStat
         holes.pop(row_id, None)
         if row_id <= position:
             continue
-        gap = row_id - position - 1
-        if 0 < gap <= MAX_TRACKED_GAP:
-            for missing in range(position + 1, row_id):
-                holes.setdefault(missing, now)
-        elif gap > MAX_TRACKED_GAP:
-            logger.warning("search outbox: ids %d..%d skipped untracked", position + 1, row_id - 1)
+        low = max(position + 1, row_id - MAX_TRACKED_GAP)
+        for missing in range(low, row_id):
+            holes.setdefault(missing, now)
+        if low > position + 1:
+            logger.info(
+                "search outbox: ids %d..%d not tracked (the %d below %d are)",
+                position + 1,
+                low - 1,
+                MAX_TRACKED_GAP,
+                row_id,
+            )
         position = row_id
     return IndexState(position=position, holes=holes, applied_at=now, built_at=state.built_at)
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from functools import cache
@@ -868,18 +870,34 @@ def _product_facet_requests(
     return requests
 
 
-def _product_facet_counts(
-    snap: Snapshot,
-    search_query: Query,
-    scored: Query | None,
-    filters: ProductFilters,
-    tree: CategoryTree,
-) -> dict[str, Any]:
-    """Facet counts of a product search, each aggregation cached (`aggregate`)."""
-    counts: dict[str, Any] = {}
-    for query, aggregations in _product_facet_requests(search_query, scored, filters, tree):
-        counts.update(aggregate(snap, query, aggregations))
-    return counts
+_pool_lock = threading.Lock()
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _engine_pool() -> ThreadPoolExecutor:
+    """Threads that run facet aggregations beside a search (tantivy releases the GIL while
+    it works, so they use the other cores). One pool per process, made after any fork."""
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool[0] != os.getpid():
+            workers = max(2, os.cpu_count() or 2)
+            _pool = (os.getpid(), ThreadPoolExecutor(workers, thread_name_prefix="facets"))
+        return _pool[1]
+
+
+class _PendingCounts:
+    """Facet counts being aggregated (each aggregation cached, `aggregate`) while the page
+    itself is searched and loaded from the database."""
+
+    def __init__(self, snap: Snapshot, requests: list[tuple[Query, dict[str, Any]]]) -> None:
+        pool = _engine_pool()
+        self.futures = [pool.submit(aggregate, snap, query, aggs) for query, aggs in requests]
+
+    def result(self) -> dict[str, Any]:
+        counts: dict[str, Any] = {}
+        for future in self.futures:
+            counts.update(future.result())
+        return counts
 
 
 @dataclass
@@ -961,6 +979,13 @@ def search_products(
     scored = plan.scored()
     search_query, has_text = plan.search_query(scored), scored is not None
     offset = (page - 1) * per_page
+
+    def count_facets() -> _PendingCounts | None:
+        if not with_facets:
+            return None
+        return _PendingCounts(snap, _product_facet_requests(search_query, scored, filters, tree))
+
+    pending = count_facets()
     total, ranked = _run(
         snap.searcher, search_query, sort=sort, has_text=has_text, limit=per_page, offset=offset
     )
@@ -971,6 +996,7 @@ def search_products(
             fuzzy_used = True
             scored = plan.scored(distances)
             search_query, has_text = plan.search_query(scored), scored is not None
+            pending = count_facets()
             total, ranked = _run(
                 snap.searcher,
                 search_query,
@@ -981,10 +1007,6 @@ def search_products(
             )
 
     with translation.override(language):
-        facets: list[Facet] = []
-        if with_facets:
-            aggregation = _product_facet_counts(snap, search_query, scored, filters, tree)
-            facets = _product_facets(aggregation, filters, tree, language)
         terms = highlight_terms(analyzed, expansion)
         hits = [
             ProductHit(
@@ -996,6 +1018,9 @@ def search_products(
             for score, product, card in _hydrate_products(ranked, language)
         ]
         _attach_response_rates(snap.searcher, hits)
+        facets: list[Facet] = []
+        if pending is not None:
+            facets = _product_facets(pending.result(), filters, tree, language)
     return ProductSearchResult(
         query=analyzed.text,
         total=total,

@@ -7,10 +7,9 @@ ValidationError with messages per field) when the input is refused: nothing is s
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, TypedDict, Unpack
 
 from django.conf import settings
@@ -40,6 +39,7 @@ from tradepost.catalog.models import (
 )
 from tradepost.catalog.permissions import can_manage_products, is_operator
 from tradepost.companies.models import Company
+from tradepost.core.cleaning import decimal_or_none, one_line, text_or_none
 from tradepost.core.countries import is_country
 from tradepost.core.currencies import is_currency
 from tradepost.core.html import sanitize_html
@@ -101,43 +101,8 @@ class _Errors:
             raise ProductError(self.by_field, code=code)
 
 
-_WHITESPACE = re.compile(r"\s+")
-
-
-def _text(value: Any) -> str | None:
-    """The value as a string without NUL characters, or None when it is not text."""
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        return None
-    return value.replace("\x00", "").strip()
-
-
-def _one_line(value: str) -> str:
-    return _WHITESPACE.sub(" ", value).strip()
-
-
-def _decimal(value: Any) -> Decimal | None:
-    """Parse a number; raise ValueError when it is not a finite number."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool):
-        raise ValueError(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(value)
-        value = repr(value)
-    try:
-        number = Decimal(str(value).strip().replace(",", ""))
-    except (InvalidOperation, ValueError):
-        raise ValueError(value) from None
-    if not number.is_finite():
-        raise ValueError(value)
-    return number
-
-
 def _clean_description(value: Any, errors: _Errors, field: str = "description") -> str:
-    text = _text(value)
+    text = text_or_none(value)
     if text is None:
         errors.add(field, _("Enter text."))
         return ""
@@ -158,11 +123,11 @@ def _too_long(limit: int) -> str:
 
 
 def _clean_title(value: Any, errors: _Errors, field: str = "title") -> str:
-    text = _text(value)
+    text = text_or_none(value)
     if text is None:
         errors.add(field, _("Enter text."))
         return ""
-    text = _one_line(text)
+    text = one_line(text)
     if not text:
         errors.add(field, _("This field is required."))
     elif len(text) > TITLE_MAX_LENGTH:
@@ -171,11 +136,11 @@ def _clean_title(value: Any, errors: _Errors, field: str = "title") -> str:
 
 
 def _clean_short_text(value: Any, errors: _Errors, field: str, limit: int) -> str:
-    text = _text(value)
+    text = text_or_none(value)
     if text is None:
         errors.add(field, _("Enter text."))
         return ""
-    text = _one_line(text)
+    text = one_line(text)
     if len(text) > limit:
         errors.add(field, _too_long(limit))
     return text
@@ -217,11 +182,11 @@ def _clean_attributes(value: Any, errors: _Errors) -> list[dict[str, str]]:
         else:
             errors.add(field, _("Give attributes as a list of names and values."))
             return []
-        name_text, value_text = _text(name), _text(val)
+        name_text, value_text = text_or_none(name), text_or_none(val)
         if name_text is None or value_text is None:
             errors.add(field, _("Attribute %(number)d: enter text.") % {"number": number})
             continue
-        name_text, value_text = _one_line(name_text), _one_line(value_text)
+        name_text, value_text = one_line(name_text), one_line(value_text)
         if not name_text and not value_text:
             continue
         if not name_text:
@@ -282,7 +247,7 @@ def _clean_quantity(
     value: Any, errors: _Errors, field: str, *, required: bool, positive: bool
 ) -> Decimal | None:
     try:
-        number = _decimal(value)
+        number = decimal_or_none(value)
     except ValueError:
         errors.add(field, _("Enter a number."))
         return None
@@ -300,7 +265,7 @@ def _clean_quantity(
 def _clean_lead_time(value: Any, errors: _Errors) -> int | None:
     field = "lead_time_days"
     try:
-        number = _decimal(value)
+        number = decimal_or_none(value)
     except ValueError:
         errors.add(field, _("Enter a whole number of days."))
         return None
@@ -319,7 +284,7 @@ def _clean_lead_time(value: Any, errors: _Errors) -> int | None:
 
 
 def _clean_unit(value: Any, errors: _Errors, field: str, *, required: bool) -> str:
-    text = _text(value)
+    text = text_or_none(value)
     if not text:
         if required or text is None:
             errors.add(field, _("Choose a unit."))
@@ -363,7 +328,7 @@ def _clean_fields(data: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
         elif name == "supply_capacity_unit":
             clean["supply_capacity_unit"] = _clean_unit(value, errors, name, required=False)
         elif name == "currency":
-            code = (_text(value) or "").upper()
+            code = (text_or_none(value) or "").upper()
             if not is_currency(code):
                 errors.add(name, _("Choose a currency by its ISO 4217 code, such as USD."))
             clean["currency"] = code
@@ -378,7 +343,7 @@ def _clean_fields(data: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
         elif name == "lead_time_days":
             clean["lead_time_days"] = _clean_lead_time(value, errors)
         elif name == "hs_code":
-            text = _text(value)
+            text = text_or_none(value)
             if text is None:
                 errors.add(name, _("Enter text."))
                 continue
@@ -388,12 +353,12 @@ def _clean_fields(data: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
                 errors.add(name, message)
             clean["hs_code"] = code
         elif name == "origin_country":
-            code = (_text(value) or "").upper()
+            code = (text_or_none(value) or "").upper()
             if code and not is_country(code):
                 errors.add(name, _("Choose a country by its ISO 3166 code, such as CN."))
             clean["origin_country"] = code
         elif name == "original_language":
-            code = (_text(value) or "").lower()
+            code = (text_or_none(value) or "").lower()
             if code not in LISTING_LANGUAGE_CODES:
                 errors.add(name, _("Choose a language from the list."))
             clean["original_language"] = code
@@ -706,7 +671,7 @@ def product_image_reorder(*, actor: User, product: Product, image_ids: list[int]
 
 
 def _translation_language(product: Product, language: Any, errors: _Errors) -> str:
-    code = (_text(language) or "").lower()
+    code = (text_or_none(language) or "").lower()
     if code not in UI_LANGUAGES:
         errors.add(
             "language",

@@ -9,11 +9,10 @@ so concurrent writers cannot pass it; awarding locks the request row.
 
 from __future__ import annotations
 
-import math
 import re
 import secrets
 from datetime import date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +29,7 @@ from tradepost.accounts.selectors import user_can_publish
 from tradepost.catalog.models import Category, Incoterm, PaymentTerm, Unit
 from tradepost.companies.models import Company, Membership
 from tradepost.companies.selectors import membership_for
+from tradepost.core.cleaning import decimal_or_none, one_line, text_or_none
 from tradepost.core.countries import is_country
 from tradepost.core.currencies import is_currency
 from tradepost.core.html import sanitize_html
@@ -130,23 +130,12 @@ class _Errors:
             raise SourcingError(self.by_field)
 
 
-_WHITESPACE = re.compile(r"\s+")
-
-
-def _text(value: Any) -> str | None:
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        return None
-    return value.replace("\x00", "").strip()
-
-
 def _line(value: Any, field: str, errors: _Errors, *, max_length: int, required: bool) -> str:
-    text = _text(value)
+    text = text_or_none(value)
     if text is None:
         errors.add(field, _("Enter text."))
         return ""
-    text = _WHITESPACE.sub(" ", text)
+    text = one_line(text)
     if "<" in text or ">" in text:
         errors.add(field, _("Angle brackets are not allowed here."))
     if required and not text:
@@ -160,30 +149,11 @@ def _line(value: Any, field: str, errors: _Errors, *, max_length: int, required:
     return text
 
 
-def _decimal(value: Any) -> Decimal | None:
-    """Parse a number; raise ValueError when it is not a finite number."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool):
-        raise ValueError(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(value)
-        value = repr(value)
-    try:
-        number = Decimal(str(value).strip().replace(",", ""))
-    except (InvalidOperation, ValueError):
-        raise ValueError(value) from None
-    if not number.is_finite():
-        raise ValueError(value)
-    return number
-
-
 def _amount(
     value: Any, field: str, errors: _Errors, *, required: bool, places: int = 4
 ) -> Decimal | None:
     try:
-        number = _decimal(value)
+        number = decimal_or_none(value)
     except ValueError:
         errors.add(field, _("Enter a number."))
         return None
@@ -221,7 +191,7 @@ def _int(value: Any, field: str, errors: _Errors, *, low: int, high: int) -> int
 
 
 def _currency(value: Any, field: str, errors: _Errors, *, required: bool) -> str:
-    code = (_text(value) or "").upper()
+    code = (text_or_none(value) or "").upper()
     if not code:
         if required:
             errors.add(field, _("This field is required."))
@@ -233,7 +203,7 @@ def _currency(value: Any, field: str, errors: _Errors, *, required: bool) -> str
 
 
 def _choice(value: Any, field: str, errors: _Errors, choices: Any, *, required: bool) -> str:
-    text = _text(value) or ""
+    text = text_or_none(value) or ""
     if not text:
         if required:
             errors.add(field, _("This field is required."))
@@ -296,11 +266,11 @@ def _certifications(value: Any, errors: _Errors) -> list[str]:
         return []
     result: list[str] = []
     for item in value:
-        text = _text(item)
+        text = text_or_none(item)
         if text is None:
             errors.add("required_certifications", _("Enter a list of certifications."))
             return []
-        text = _WHITESPACE.sub(" ", text)
+        text = one_line(text)
         if not text:
             continue
         if len(text) > CERTIFICATION_MAX_LENGTH or "<" in text or ">" in text:
@@ -317,7 +287,7 @@ def _certifications(value: Any, errors: _Errors) -> list[str]:
 
 
 def _description(value: Any, errors: _Errors) -> str:
-    text = _text(value)
+    text = text_or_none(value)
     if text is None:
         errors.add("description", _("Enter text."))
         return ""
@@ -349,7 +319,7 @@ def _clean_request_fields(
     if given("description"):
         cleaned["description"] = _description(fields.get("description"), errors)
     if given("original_language"):
-        language = (_text(fields.get("original_language")) or "en").lower()
+        language = (text_or_none(fields.get("original_language")) or "en").lower()
         if language not in LISTING_LANGUAGE_CODES:
             errors.add("original_language", _("Select a valid choice."))
         cleaned["original_language"] = language
@@ -382,7 +352,7 @@ def _clean_request_fields(
             fields.get("target_currency"), "target_currency", errors, required=False
         )
     if given("destination_country"):
-        country = (_text(fields.get("destination_country")) or "").upper()
+        country = (text_or_none(fields.get("destination_country")) or "").upper()
         if not country:
             errors.add("destination_country", _("This field is required."))
         elif not is_country(country):
@@ -684,7 +654,7 @@ def _clean_quotation_fields(fields: dict[str, Any], errors: _Errors) -> dict[str
         "sample_available": _bool(fields.get("sample_available")),
         "sample_cost": _amount(fields.get("sample_cost"), "sample_cost", errors, required=False),
     }
-    message = _text(fields.get("message"))
+    message = text_or_none(fields.get("message"))
     if message is None:
         errors.add("message", _("Enter text."))
         message = ""

@@ -38,9 +38,7 @@ def test_below_the_floor_every_description_still_matches(catalogue):
     assert _ids("wholesale") == {titled.pk, *(p.pk for p in described)}
 
 
-def test_a_boilerplate_word_matches_only_where_it_says_what_a_listing_is(
-    catalogue, monkeypatch
-):
+def test_a_boilerplate_word_matches_only_where_it_says_what_a_listing_is(catalogue, monkeypatch):
     titled, described, cjk = catalogue
     monkeypatch.setattr(querying, "COMMON_TERM_MIN_DOCS", 1)
     monkeypatch.setattr(querying, "COMMON_TERM_FRACTION", 0.0)

@@ -318,3 +318,14 @@ def test_a_far_jump_still_tracks_the_ids_just_below_it():
     # A near gap is tracked whole, and applying a hole closes it.
     state = indexer._advance(state, [49_999, 50_003], now)
     assert 49_999 not in state.holes and {50_001, 50_002} <= set(state.holes)
+
+
+def test_every_hole_is_looked_up_however_many_there_are():
+    product = make_product(title="Brass hinge")
+    with transaction.atomic():
+        row = IndexOutbox.objects.create(kind="product", object_id=product.id)
+    # The row's id is the newest of more holes than one query looks up.
+    holes = {row.id - n: time.time() for n in range(indexer.MAX_HOLES_PER_QUERY * 2 + 1)}
+    state = indexer.IndexState(position=row.id + 5, holes=holes)
+    assert [r[0] for r in indexer._pending_rows(state, 10)] == [row.id]
+    assert indexer.has_pending(state)

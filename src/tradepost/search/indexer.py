@@ -28,7 +28,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, connection, connections
-from django.db.models import Max, Min, Q
+from django.db.models import Max, Min
 from django.utils import timezone
 
 from tradepost.search import documents
@@ -85,15 +85,15 @@ AfterCommitHook = Callable[[], None]
 
 
 def _pending_rows(state: IndexState, limit: int) -> list[tuple[int, str, int]]:
-    condition = Q(id__gt=state.position)
-    if state.holes:
-        holes = sorted(state.holes)[:MAX_HOLES_PER_QUERY]
-        condition |= Q(id__in=holes)
-    return list(
-        IndexOutbox.objects.filter(condition)
-        .order_by("id")
-        .values_list("id", "kind", "object_id")[:limit]
-    )
+    """Rows after the position and rows that filled a hole, in id order, at most `limit`.
+    Every hole is looked up (in chunks), however many there are."""
+    rows = IndexOutbox.objects.order_by("id").values_list("id", "kind", "object_id")
+    pending = list(rows.filter(id__gt=state.position)[:limit])
+    holes = sorted(state.holes)
+    for start in range(0, len(holes), MAX_HOLES_PER_QUERY):
+        pending.extend(rows.filter(id__in=holes[start : start + MAX_HOLES_PER_QUERY]))
+    pending.sort()
+    return pending[:limit]
 
 
 def has_pending(state: IndexState | None = None) -> bool:

@@ -51,6 +51,10 @@ def test_the_more_responsive_supplier_ranks_first_between_equal_listings(two_sup
     assert _ids(result) == [fast.product.pk, slow.product.pk]
     rates = {hit.product.pk: hit.response_rate_percent for hit in result.hits}
     assert rates == {fast.product.pk: 100, slow.product.pk: 0}
+    # Read with the page's ids in every order (the newest order looks them up by key).
+    for sort in ("newest", "price_asc"):
+        result = selectors.search_products(query="vacuum flask", language="en", sort=sort)
+        assert {hit.product.pk: hit.response_rate_percent for hit in result.hits} == rates
     # Without words, listings are ordered by the same boost.
     assert _ids(selectors.search_products(query="", language="en")) == [
         fast.product.pk,

@@ -440,12 +440,16 @@ def aggregate(snap: Snapshot, query: Query, aggregations: dict[str, Any]) -> dic
     return result
 
 
-def _run(
-    s: Searcher, query: Query, *, sort: str, has_text: bool, limit: int, offset: int
-) -> tuple[int, list[tuple[float, int]]]:
-    """(total, [(score, id)]) for one page."""
+#: A page of hits: (total, [(score, id)], {id: response rate}). The rates are read with the
+#: ids (supplier responsiveness on product cards; empty where not read).
+Page = tuple[int, list[tuple[float, int]], dict[int, float | None]]
+
+
+def _run(s: Searcher, query: Query, *, sort: str, has_text: bool, limit: int, offset: int) -> Page:
+    """One page of hits in `sort` order."""
     if sort == "newest":
-        return _run_newest(s, query, limit=limit, offset=offset)
+        total, ranked = _run_newest(s, query, limit=limit, offset=offset)
+        return total, ranked, {}
     if sort == "price_asc":
         result = s.search(query, limit, True, "price_asc", offset, Order.Asc)
     elif sort == "price_desc":
@@ -456,12 +460,19 @@ def _run(
         result = s.search(query, limit, True, "boost", offset, Order.Desc)
     addresses = [address for _score, address in result.hits]
     ids = s.fast_field_values("id", addresses) if addresses else []
+    rates = s.fast_field_values("response_rate", addresses) if addresses else []
     total = int(result.count or 0)  # type: ignore[attr-defined]  # missing from the stubs
-    return total, [
+    ranked = [
         (float(score), int(doc_id))
         for (score, _address), doc_id in zip(result.hits, ids, strict=True)
         if doc_id is not None
     ]
+    by_id = {
+        int(doc_id): None if rate is None else float(rate)
+        for doc_id, rate in zip(ids, rates, strict=True)
+        if doc_id is not None
+    }
+    return total, ranked, by_id
 
 
 def _with(query: Query, clause: Query) -> Query:
@@ -986,7 +997,7 @@ def search_products(
         return _PendingCounts(snap, _product_facet_requests(search_query, scored, filters, tree))
 
     pending = count_facets()
-    total, ranked = _run(
+    total, ranked, rates = _run(
         snap.searcher, search_query, sort=sort, has_text=has_text, limit=per_page, offset=offset
     )
     fuzzy_used = False
@@ -997,7 +1008,7 @@ def search_products(
             scored = plan.scored(distances)
             search_query, has_text = plan.search_query(scored), scored is not None
             pending = count_facets()
-            total, ranked = _run(
+            total, ranked, rates = _run(
                 snap.searcher,
                 search_query,
                 sort=sort,
@@ -1017,7 +1028,7 @@ def search_products(
             )
             for score, product, card in _hydrate_products(ranked, language)
         ]
-        _attach_response_rates(snap.searcher, hits)
+        _attach_response_rates(snap.searcher, hits, rates)
         facets: list[Facet] = []
         if pending is not None:
             facets = _product_facets(pending.result(), filters, tree, language)
@@ -1035,26 +1046,26 @@ def search_products(
     )
 
 
-def _attach_response_rates(s: Searcher, hits: list[ProductHit]) -> None:
+def _attach_response_rates(
+    s: Searcher, hits: list[ProductHit], known: dict[int, float | None]
+) -> None:
     """The suppliers' response rates for the page's cards, as the index holds them (the
-    value that ranked them; no database query)."""
+    value that ranked them; no database query): read with the page's ids, else (the
+    "newest" order) looked up by each listing's unique key."""
     if not hits:
         return
-    ids = [hit.product.pk for hit in hits]
-    # One term per listing on its unique key: a set of ids intersected with every product
-    # would walk the whole catalogue's postings.
-    query = any_of([term("key", product_key(pk)) for pk in ids])
-    found = s.search(query, len(ids) * 2, False).hits
-    addresses = [address for _score, address in found]
-    if not addresses:
-        return
-    rates = dict(
-        zip(
-            s.fast_field_values("id", addresses),
-            s.fast_field_values("response_rate", addresses),
-            strict=True,
-        )
-    )
+    rates = dict(known)
+    missing = [hit.product.pk for hit in hits if hit.product.pk not in rates]
+    if missing:
+        query = any_of([term("key", product_key(pk)) for pk in missing])
+        found = s.search(query, len(missing) * 2, False).hits
+        addresses = [address for _score, address in found]
+        if addresses:
+            ids = s.fast_field_values("id", addresses)
+            values = s.fast_field_values("response_rate", addresses)
+            for doc_id, rate in zip(ids, values, strict=True):
+                if doc_id is not None:
+                    rates[int(doc_id)] = None if rate is None else float(rate)
     for hit in hits:
         rate = rates.get(hit.product.pk)
         hit.response_rate_percent = None if rate is None else round(float(rate) * 100)
@@ -1127,7 +1138,7 @@ def search_companies(
     search_query, has_text = build()
     offset = (page - 1) * per_page
     snap = snapshot()
-    total, ranked = _run(
+    total, ranked, _rates = _run(
         snap.searcher,
         search_query,
         sort="relevance",
@@ -1141,7 +1152,7 @@ def search_companies(
         if distances:
             fuzzy_used = True
             search_query, has_text = build(distances)
-            total, ranked = _run(
+            total, ranked, _rates = _run(
                 snap.searcher,
                 search_query,
                 sort="relevance",
@@ -1485,7 +1496,7 @@ def search_requests(
     def run(scored: Query | None) -> tuple[Query, int, list[tuple[float, int]]]:
         search_query = _combine(filter_clauses, scored)
         order = "newest" if sort == "newest" or scored is None else "relevance"
-        total, ranked = _run(
+        total, ranked, _rates = _run(
             snap.searcher,
             search_query,
             sort=order,

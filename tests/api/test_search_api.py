@@ -7,23 +7,13 @@ from decimal import Decimal
 import pytest
 
 from tests.factories import make_category, make_company, make_product
-from tradepost.search import index, indexer, selectors
+from tradepost.search import indexer
 
 pytestmark = pytest.mark.django_db
 
 PRODUCTS = "/api/v1/search/products"
 COMPANIES = "/api/v1/search/companies"
 SUGGEST = "/api/v1/search/suggest"
-
-
-@pytest.fixture(autouse=True)
-def _search_index_dir(settings, tmp_path):
-    settings.TRADEPOST_INDEX_DIR = tmp_path / "index"
-    index.forget_indexes()
-    selectors.clear_caches()
-    yield
-    index.forget_indexes()
-    selectors.clear_caches()
 
 
 @pytest.fixture

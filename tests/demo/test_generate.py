@@ -11,23 +11,11 @@ from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
 from tradepost.companies.models import Company, Membership
 from tradepost.core.html import sanitize_html
 from tradepost.demo.bulk import generate_catalogue
-from tradepost.search import index, selectors
 from tradepost.search.indexer import apply_outbox, rebuild_now
 from tradepost.search.models import IndexOutbox, OutboxKind
 from tradepost.search.selectors import search_products
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _own_index(settings, tmp_path):
-    """An empty search index folder for each test (and no cached handles or tree)."""
-    settings.TRADEPOST_INDEX_DIR = tmp_path / "index"
-    index.forget_indexes()
-    selectors.clear_caches()
-    yield
-    index.forget_indexes()
-    selectors.clear_caches()
 
 
 def _snapshot() -> list[tuple]:

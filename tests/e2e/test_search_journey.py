@@ -9,23 +9,13 @@ import pytest
 
 from tests.factories import make_company, make_product
 from tradepost.catalog.models import Category
-from tradepost.search import index, indexer, selectors
+from tradepost.search import indexer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-@pytest.fixture
-def search_index(settings, tmp_path):
-    settings.TRADEPOST_INDEX_DIR = tmp_path / "index"
-    index.forget_indexes()
-    selectors.clear_caches()
-    yield
-    index.forget_indexes()
-    selectors.clear_caches()
-
-
 def test_english_search_finds_a_traditional_chinese_listing_and_narrows_it(
-    live_server, page, reference_data, search_index
+    live_server, page, reference_data
 ):
     base = live_server.url
     flasks = Category.objects.get(slug="home-garden-vacuum-flasks")

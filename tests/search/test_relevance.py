@@ -273,8 +273,8 @@ def relevance_catalogue(
 
 
 @pytest.fixture(autouse=True)
-def _search_index_dir(settings, relevance_catalogue):
-    """Overrides the search tests' empty index with the module's demo index."""
+def _isolated_search_index(settings, relevance_catalogue):
+    """Overrides the empty index every test gets with the module's demo index."""
     settings.TRADEPOST_INDEX_DIR = relevance_catalogue.index_dir
     index.forget_indexes()
     selectors.clear_caches()

@@ -9,21 +9,10 @@ from tests.search.factories import index
 from tests.sourcing.factories import make_request, make_trader
 from tradepost.notify.models import Notification, NotificationKind
 from tradepost.notify.services import email_preference_set
-from tradepost.search import index as search_index
-from tradepost.search import selectors as search_selectors
 from tradepost.sourcing import tasks
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_search_caches():
-    search_index.forget_indexes()
-    search_selectors.clear_caches()
-    yield
-    search_index.forget_indexes()
-    search_selectors.clear_caches()
 
 
 def _matched(user):

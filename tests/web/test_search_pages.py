@@ -16,21 +16,11 @@ from tests.factories import make_category, make_company, make_product
 from tests.search.factories import index as index_now
 from tradepost.catalog.models import Category, Product
 from tradepost.companies.models import Company
-from tradepost.search import index, indexer, selectors
+from tradepost.search import indexer
 
 pytestmark = pytest.mark.django_db
 
 URL = "/en/search/"
-
-
-@pytest.fixture(autouse=True)
-def _search_index_dir(settings, tmp_path):
-    settings.TRADEPOST_INDEX_DIR = tmp_path / "index"
-    index.forget_indexes()
-    selectors.clear_caches()
-    yield
-    index.forget_indexes()
-    selectors.clear_caches()
 
 
 @dataclass

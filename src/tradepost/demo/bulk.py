@@ -46,6 +46,7 @@ from django.utils.translation import gettext as _
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Product, ProductImage, ProductStatus, ProductTranslation
 from tradepost.companies.models import Company, Membership, Role
+from tradepost.core.database import refresh_planner_statistics
 from tradepost.demo.errors import DemoError, DemoErrorCode
 from tradepost.demo.generator import (
     CHINESE_PRODUCT_SHARE,
@@ -479,6 +480,7 @@ def generate_catalogue(
             _context = None
     if connection.vendor == "postgresql":
         _reset_sequences()
+    refresh_planner_statistics()
     return GenerateResult(
         companies=len(company_ids),
         products=counts["products"],

@@ -27,6 +27,7 @@ from tradepost.catalog.models import (
     ProductTranslation,
 )
 from tradepost.companies.models import Company, Membership, Role
+from tradepost.core.database import refresh_planner_statistics
 from tradepost.core.html import sanitize_html
 from tradepost.demo.errors import DemoError, DemoErrorCode
 from tradepost.demo.generator import (
@@ -195,6 +196,7 @@ def demo_load(
         if database_has_data():
             raise _not_empty()
         _write(plan, pictures, requests)
+    refresh_planner_statistics()
     return DemoResult(
         companies=len(plan.companies),
         countries=len({company.country for company in plan.companies}),

@@ -8,6 +8,7 @@ import time
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from tradepost.core.database import ensure_planner_statistics
 from tradepost.core.periodic import run_due_jobs, run_periodic_jobs
 from tradepost.search.indexer import apply_outbox, run_indexer_loop
 
@@ -27,6 +28,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        ensure_planner_statistics()
         if options["batch"]:
             if not options["no_indexer"]:
                 apply_outbox()

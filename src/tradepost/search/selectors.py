@@ -411,30 +411,53 @@ def _any_term(field_name: str, values: Sequence[Any]) -> Query:
     return Query.term_set_query(schema(), field_name, list(values))
 
 
-#: Facet counts of recent searches: (index generation, query, aggregations) -> counts.
-_facet_cache: OrderedDict[tuple[int, str, str], dict[str, Any]] = OrderedDict()
+@dataclass(frozen=True)
+class _Counted:
+    generation: int
+    at: float  # time.monotonic()
+    seconds: float  # how long counting took
+    counts: dict[str, Any]
+
+
+#: Facet counts of recent searches: (query, aggregations) -> counts and when they were made.
+_facet_cache: OrderedDict[tuple[str, str], _Counted] = OrderedDict()
 _facet_lock = threading.Lock()
 FACET_CACHE_SIZE = 512
+#: Counts that took at least this long to make may be reused after later commits...
+SLOW_FACETS_SECONDS = 0.05
+#: ...for this long after they were made.
+STALE_FACETS_SECONDS = 30.0
 
 
 def aggregate(snap: Snapshot, query: Query, aggregations: dict[str, Any]) -> dict[str, Any]:
     """Facet counts for `query` on this snapshot of the index.
 
     Counting facets visits every matching listing (tens of milliseconds for a common word
-    at a million listings), while the same searches come back again and again (the next
-    page, another sort order, the same popular words from other buyers). The counts are
-    kept per index generation, so they are always exactly those of the searcher that found
-    the hits: any commit starts a new generation. The caller must not modify the result.
+    at a million listings, a tenth of a second for all of them), while the same searches
+    come back again and again (the next page, another sort order, the same popular words,
+    the page listing everything). Counts are kept and reused while the index is unchanged;
+    after a commit they are counted again, except counts that took SLOW_FACETS_SECONDS or
+    more, which are reused for up to STALE_FACETS_SECONDS after they were made: on a busy
+    marketplace every new listing is a commit, and the broadest searches would otherwise be
+    counted afresh for almost every visitor. Their counts may then lag behind the hits (a
+    listing published a few seconds ago is found, and counted a little later). The caller
+    must not modify the result.
     """
-    key = (snap.generation, repr(query), json.dumps(aggregations, sort_keys=True))
+    key = (repr(query), json.dumps(aggregations, sort_keys=True))
+    now = time.monotonic()
     with _facet_lock:
         found = _facet_cache.get(key)
-        if found is not None:
+        if found is not None and (
+            found.generation == snap.generation
+            or (found.seconds >= SLOW_FACETS_SECONDS and now - found.at <= STALE_FACETS_SECONDS)
+        ):
             _facet_cache.move_to_end(key)
-            return found
+            return found.counts
     result: dict[str, Any] = snap.searcher.aggregate(query, aggregations)
+    counted = _Counted(snap.generation, now, time.monotonic() - now, result)
     with _facet_lock:
-        _facet_cache[key] = result
+        _facet_cache[key] = counted
+        _facet_cache.move_to_end(key)
         while len(_facet_cache) > FACET_CACHE_SIZE:
             _facet_cache.popitem(last=False)
     return result

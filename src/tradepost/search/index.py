@@ -37,12 +37,19 @@ from tradepost.search.documents import (
     ProductRecord,
     RequestRecord,
 )
+from tradepost.search.facetkeys import (
+    KEY_FIELDS,
+    incoterm_mask,
+    lead_band,
+    moq_band,
+    price_band,
+)
 from tradepost.search.rates import to_usd
 
 logger = logging.getLogger(__name__)
 
 #: Bump when the schema or the way documents are built changes; a new folder is built.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 KIND_PRODUCT = "product"
 KIND_COMPANY = "company"
@@ -96,8 +103,12 @@ def build_schema() -> tantivy.Schema:
     sb.add_unsigned_field("company_id", indexed=True, fast=True)
     for name in CATEGORY_FIELDS:
         sb.add_unsigned_field(name, indexed=True, fast=True)
-    for name in ("country", "language", "incoterms", "business_types"):
+    for name in ("country", "language", "business_types"):
         sb.add_text_field(name, tokenizer_name="raw", index_option="basic", fast=True)
+    sb.add_text_field("incoterms", tokenizer_name="raw", index_option="basic")
+    # Product facets are counted by small whole-number keys (search/facetkeys.py).
+    for name in KEY_FIELDS.values():
+        sb.add_unsigned_field(name, fast=True)
     sb.add_boolean_field("verified", indexed=True, fast=True)
     for name in ("moq", "price_min_usd", "price_max_usd"):
         sb.add_float_field(name, indexed=True, fast=True)
@@ -549,7 +560,11 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         "verified": record.company.is_verified,
         "language": record.original_language or None,
         "incoterms": list(dict.fromkeys(record.incoterms)),
+        "incoterms_mask": incoterm_mask(record.incoterms),
         "moq": float(record.moq),
+        "moq_band": moq_band(float(record.moq)),
+        "price_band": price_band(price_min),
+        "lead_band": lead_band(record.lead_time_days),
         "price_min_usd": price_min,
         "price_max_usd": price_max,
         "price_asc": price_min if price_min is not None else NO_PRICE_ASC,

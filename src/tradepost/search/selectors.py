@@ -43,6 +43,14 @@ from tradepost.core.languages import (
 )
 from tradepost.search.analysis import AnalyzedQuery, analyze_query, analyze_words, normalize
 from tradepost.search.documents import MAX_CATEGORY_DEPTH, CategoryInfo, CategoryTree
+from tradepost.search.facetkeys import (
+    EPSILON,
+    LEAD_TIME_LIMITS,
+    MOQ_LIMITS,
+    PRICE_BANDS,
+    decode,
+    key_aggregations,
+)
 from tradepost.search.glossary import expand_query
 from tradepost.search.highlight import highlight_html, is_cjk_token
 from tradepost.search.hydration import load_products, product_card
@@ -84,18 +92,7 @@ MAX_PER_PAGE = 100
 #: Pages beyond this are not served (a deeper offset costs more than it is worth).
 MAX_PAGE = 100
 
-#: "MOQ at most N" choices; "lead time at most N days" choices; USD price bands.
-MOQ_LIMITS = (1, 10, 100, 500, 1000, 5000)
-LEAD_TIME_LIMITS = (7, 15, 30, 60)
-PRICE_BANDS: tuple[tuple[float | None, float | None], ...] = (
-    (None, 1),
-    (1, 5),
-    (5, 20),
-    (20, 100),
-    (100, 500),
-    (500, None),
-)
-_EPSILON = 1e-6
+_EPSILON = EPSILON
 
 
 # ---------------------------------------------------------------------------------------
@@ -634,21 +631,6 @@ def _range_spec(field_name: str, bounds: Sequence[tuple[float | None, float | No
     return {"range": {"field": field_name, "ranges": ranges}}
 
 
-def _cumulative_bounds(
-    limits: Sequence[float], *, integers: bool = False
-) -> list[tuple[float | None, float | None]]:
-    """Disjoint ranges (..l1], (l1..l2], ..., (ln..) whose running sums give "at most".
-    (Range buckets exclude their upper bound; an integer field's bound must be whole.)"""
-    bounds: list[tuple[float | None, float | None]] = []
-    low: float | None = None
-    for limit in limits:
-        high = limit + (1 if integers else _EPSILON)
-        bounds.append((low, high))
-        low = high
-    bounds.append((low, None))
-    return bounds
-
-
 def _bucket_counts(aggregation: Mapping[str, Any], name: str) -> list[tuple[Any, int]]:
     buckets = aggregation.get(name, {}).get("buckets", [])
     return [(bucket.get("key"), int(bucket.get("doc_count", 0))) for bucket in buckets]
@@ -659,10 +641,7 @@ def _product_aggregations(category_field: str | None) -> dict[str, Any]:
         "country": {"terms": {"field": "country", "size": 300}},
         "verified": {"terms": {"field": "verified", "size": 2}},
         "language": {"terms": {"field": "language", "size": 40}},
-        "incoterms": {"terms": {"field": "incoterms", "size": 20}},
-        "moq": _range_spec("moq", _cumulative_bounds(MOQ_LIMITS)),
-        "price": _range_spec("price_min_usd", PRICE_BANDS),
-        "lead_time": _range_spec("lead_time", _cumulative_bounds(LEAD_TIME_LIMITS, integers=True)),
+        **key_aggregations(["incoterms", "moq", "price", "lead_time"]),
     }
     if category_field is not None:
         aggs["category"] = {"terms": {"field": category_field, "size": 500}}
@@ -931,7 +910,7 @@ class _PendingCounts:
         counts: dict[str, Any] = {}
         for future in self.futures:
             counts.update(future.result())
-        return counts
+        return decode(counts)
 
 
 @dataclass

@@ -123,6 +123,12 @@ def test_hydrated_cards_equal_the_catalogue_cards():
                 assert hydrated.incoterms == want.product.incoterms
                 assert hydrated.published_at == want.product.published_at
             assert len(queries) == 0
+            # What no card shows is not read (and would be read on access).
+            assert {"attributes", "payment_terms"} <= hydrated.get_deferred_fields()
+            assert "description" in hydrated.company.get_deferred_fields()
+            with CaptureQueriesContext(connection) as queries:
+                assert hydrated.attributes == want.product.attributes
+            assert len(queries) == 1
     assert loaded[product.id][1].endswith("products/thumbs/b.jpg")
 
 

@@ -13,6 +13,12 @@ What a product carries afterwards: its company and category (no query on access)
 `viewer_translations` (its translation into the viewer's language, as
 `catalog.selectors.localised_text` expects). Its first picture gives the card's thumbnail
 (the picture rows are read as paths, not model instances).
+
+Only the columns a result shows are read (`CARD_FIELDS`: the results page, the API's hits,
+the supplier matching of buying requests); the rest (a product's attributes and payment
+terms, a company's profile) are deferred, as with `QuerySet.only`, and would cost a query
+each if read. Half of the time of building a page went to decoding JSON columns no card
+shows.
 """
 
 from __future__ import annotations
@@ -32,6 +38,50 @@ from tradepost.core.countries import country_name
 
 Converter = Callable[[Any, Any, Any], Any]
 
+#: The fields (attribute names) loaded for each model; None: all of them.
+CARD_FIELDS: dict[type[Model], tuple[str, ...] | None] = {
+    Product: (
+        "id",
+        "company_id",
+        "slug",
+        "original_language",
+        "title",
+        "description",
+        "category_id",
+        "moq",
+        "moq_unit",
+        "price_min",
+        "price_max",
+        "currency",
+        "incoterms",
+        "port_of_loading",
+        "lead_time_days",
+        "status",
+        "published_at",
+    ),
+    Company: (
+        "id",
+        "slug",
+        "legal_name",
+        "english_name",
+        "original_language",
+        "country",
+        "is_verified",
+    ),
+    Category: (
+        "id",
+        "slug",
+        "parent_id",
+        "path",
+        "depth",
+        "name_en",
+        "name_zh_hans",
+        "name_zh_hant",
+        "is_leaf",
+    ),
+    ProductTranslation: None,
+}
+
 
 @dataclass(frozen=True)
 class _Columns:
@@ -42,6 +92,8 @@ class _Columns:
     sql: str
     converters: tuple[tuple[int, tuple[Converter, ...], Any], ...]
     width: int
+    #: The attribute names read, in column order (None: every concrete field).
+    names: tuple[str, ...] | None
 
     def instance(self, row: Sequence[Any], start: int, db: str, connection: Any) -> Any:
         values = list(row[start : start + self.width])
@@ -50,13 +102,14 @@ class _Columns:
             for converter in converters:
                 value = converter(value, expression, connection)
             values[index] = value
-        return self.model.from_db(db, None, values)  # type: ignore[arg-type]  # None: all fields
+        return self.model.from_db(db, self.names, values)  # type: ignore[arg-type]
 
 
 def _columns(model: type[Model], alias: str, db: str) -> _Columns:
     connection = connections[db]
     quote = connection.ops.quote_name
-    fields = model._meta.concrete_fields
+    wanted = CARD_FIELDS.get(model)
+    fields = [f for f in model._meta.concrete_fields if wanted is None or f.attname in wanted]
     converters = []
     for index, model_field in enumerate(fields):
         expression = model_field.get_col(alias)
@@ -66,7 +119,10 @@ def _columns(model: type[Model], alias: str, db: str) -> _Columns:
         if found:
             converters.append((index, found, expression))
     sql = ", ".join(f"{quote(alias)}.{quote(str(f.column))}" for f in fields)
-    return _Columns(model=model, sql=sql, converters=tuple(converters), width=len(fields))
+    names = None if wanted is None else tuple(f.attname for f in fields)
+    return _Columns(
+        model=model, sql=sql, converters=tuple(converters), width=len(fields), names=names
+    )
 
 
 @dataclass(frozen=True)

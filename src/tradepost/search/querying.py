@@ -146,6 +146,10 @@ def required_matches(count: int) -> int:
     return count if count <= 3 else math.ceil(count * 0.75)
 
 
+#: `doc_freq(field, token)`: how many documents hold `token` in `field`.
+DocFreq = Callable[[str, str], int]
+
+
 def words_clause(
     tokens: Sequence[str],
     word_fields: Mapping[str, float],
@@ -153,7 +157,16 @@ def words_clause(
     *,
     fuzzy: Mapping[str, FuzzyTerm] | None = None,
     too_common: TooCommon | None = None,
+    doc_freq: DocFreq | None = None,
 ) -> Query | None:
+    """Each token's clause; all must match, or (four tokens or more) most of them.
+
+    When only most must match, a matching document holds at least one of the
+    `count - required + 1` rarest tokens. With `doc_freq`, the clauses of the other tokens
+    are restricted to those documents (a filter that adds nothing to the score): the engine
+    then walks a common word's postings only where a rare word is, instead of all of them.
+    The documents found and their scores are the same.
+    """
     tokens = usable(tokens)
     if not tokens:
         return None
@@ -164,7 +177,17 @@ def words_clause(
     ]
     if len(clauses) == 1:
         return clauses[0]
-    return any_of(clauses, required_matches(len(clauses)))
+    required = required_matches(len(clauses))
+    if doc_freq is not None and required < len(clauses):
+        frequency = {t: sum(doc_freq(name, t) for name in word_fields) for t in tokens}
+        rarest = set(sorted(tokens, key=frequency.__getitem__)[: len(tokens) - required + 1])
+        guard = filter_clause(
+            any_of([c for t, c in zip(tokens, clauses, strict=True) if t in rarest])
+        )
+        clauses = [
+            c if t in rarest else all_of([c, guard]) for t, c in zip(tokens, clauses, strict=True)
+        ]
+    return any_of(clauses, required)
 
 
 def grams_only_clause(
@@ -262,11 +285,18 @@ def text_query(
     expansion: Expansion | None = None,
     fuzzy: Mapping[str, FuzzyTerm] | None = None,
     too_common: TooCommon | None = None,
+    doc_freq: DocFreq | None = None,
 ) -> Query | None:
     """The scored text part of a search, or None for an empty query (match everything).
-    With `too_common`, a word does not match in a field where it is boilerplate."""
+    With `too_common`, a word does not match in a field where it is boilerplate; with
+    `doc_freq`, long queries are evaluated from their rarest words (`words_clause`)."""
     main = words_clause(
-        analyzed.words, word_fields, gram_fields, fuzzy=fuzzy, too_common=too_common
+        analyzed.words,
+        word_fields,
+        gram_fields,
+        fuzzy=fuzzy,
+        too_common=too_common,
+        doc_freq=doc_freq,
     )
     if main is None:
         main = grams_only_clause(analyzed.grams, gram_fields, too_common)

@@ -935,6 +935,7 @@ class _ProductPlan:
             expansion=self.expansion,
             fuzzy=fuzzy,
             too_common=self.too_common,
+            doc_freq=self.snap.searcher.doc_freq,
         )
 
     def search_query(self, scored: Query | None) -> Query:

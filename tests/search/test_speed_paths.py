@@ -16,7 +16,7 @@ from tradepost.catalog.models import Product, ProductImage, ProductTranslation
 from tradepost.catalog.selectors import product_cards
 from tradepost.search import documents
 from tradepost.search import index as search_index
-from tradepost.search.analysis import PieceCache, analyze_fields
+from tradepost.search.analysis import PieceCache, analyze_fields, word_chunks
 from tradepost.search.documents import CategoryTree, plain_text
 from tradepost.search.hydration import load_products, product_card
 from tradepost.search.index import Shared, product_fields
@@ -233,3 +233,33 @@ def test_slow_facet_counts_are_reused_for_a_while_after_a_commit(monkeypatch):
     monkeypatch.setattr(selectors, "STALE_FACETS_SECONDS", 0.0)
     result = search_products(query="walnut tray", language="en")
     assert _facet(result, "country") == {"CN": 1, "TW": 1}
+
+
+@pytest.mark.parametrize(
+    ("text", "chunks"),
+    [
+        ("Stainless steel flask", ["Stainless", "steel", "flask"]),
+        ("500 ml bottle", ["500 ml", "bottle"]),  # a number keeps its unit
+        ("5² mm and ① V", ["5² mm", "and", "① V"]),  # neither is a letter
+        ("不锈钢 保温杯  500ml\u3000双层", ["不锈钢", "保温杯", "500ml", "双层"]),
+        ("  lead and trail  ", ["  lead", "and", "trail"]),
+    ],
+)
+def test_word_chunks_cut_only_after_a_letter(text, chunks):
+    assert word_chunks(text) == chunks
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "5² mm 5 ² mm ① V Ⅻ V 3.5 mm 12 V 500 毫升 500\u00a0ml ＬＥＤ ｌｅｄ 米 色 x \u0301y",
+        "Stainless steel flasks keep drinks hot. Stainless steel flasks keep drinks cold.",
+        "不锈钢 保温杯 不鏽鋼 保溫杯 It's the colour's grey 鋼筆 and 钢笔",
+    ],
+)
+def test_chunked_analysis_equals_whole_text_analysis(text):
+    cache = PieceCache(max_entries=4)  # small: the memos are cleared along the way
+    for _ in range(3):
+        assert cache.fields(text) == analyze_fields(text)
+        words, grams = analyze_fields(text)
+        assert cache.fields(text, bigrams_only=True) == (words, [g for g in grams if len(g) == 2])

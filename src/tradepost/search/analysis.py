@@ -528,37 +528,93 @@ _PIECE_BREAK_RE = re.compile(r"(?<=[。！？；])|(?<=[.!?;:,])\s+|\n+")
 _PIECE_MIN_TEXT = 80
 
 
+_WHITE_SPACE_RE = re.compile(r"\s+")
+
+
+def word_chunks(text: str) -> list[str]:
+    """`text` cut at the white space that follows a letter.
+
+    No token spans such a cut: the only tokens holding white space are a number and its
+    unit ("500 ml"), whose space follows a digit; Han runs, stems and stop words end at
+    white space. (A letter, `str.isalpha`, is never a digit after normalisation: "²" and
+    "①" are not letters.)
+    """
+    chunks = []
+    start = 0
+    for match in _WHITE_SPACE_RE.finditer(text):
+        end = match.start()
+        if end > start and text[end - 1].isalpha():
+            chunks.append(text[start:end])
+            start = match.end()
+    if start < len(text):
+        chunks.append(text[start:])
+    return chunks
+
+
 class PieceCache:
     """Analysis of long texts (descriptions) piece by piece, each distinct piece once.
 
     Descriptions are written from templates and pasted across a supplier's listings, so
-    most of their sentences repeat even when the whole text does not. `fields(text)` gives
-    exactly `analyze_fields(text)`: the text is only cut where no token can span the cut.
-    The memo is bounded (cleared when full) and belongs to one indexing run or process.
+    most of their sentences repeat even when the whole text does not. A sentence seen for
+    the first time (and every title, each one new) is analysed word chunk by word chunk
+    (`word_chunks`), each distinct chunk once: "Stainless", "steel", "flask" and
+    "不锈钢保温杯" come back in sentence after sentence. `fields(text)` gives exactly
+    `analyze_fields(text)`: the text is only cut where no token can span the cut. The
+    memos are bounded (cleared when full) and belong to one indexing run or process.
     """
 
     def __init__(self, max_entries: int = 200_000) -> None:
         self.max_entries = max_entries
         self._memo: dict[str, tuple[list[str], list[str]]] = {}
+        self._chunks: dict[str, tuple[list[str], list[str]]] = {}
+        self._bigrams: dict[str, tuple[list[str], list[str]]] = {}
 
     def _piece(self, piece: str) -> tuple[list[str], list[str]]:
         found = self._memo.get(piece)
         if found is None:
             if len(self._memo) >= self.max_entries:
                 self._memo.clear()
-            found = self._memo[piece] = analyze_fields(piece)
+            found = self._memo[piece] = self._chunked(piece)
         return found
 
-    def fields(self, text: str) -> tuple[list[str], list[str]]:
+    def _chunked(self, piece: str) -> tuple[list[str], list[str]]:
+        chunks = word_chunks(piece)
+        if len(chunks) == 1:
+            return analyze_fields(piece)
+        memo = self._chunks
+        words: list[str] = []
+        grams: list[str] = []
+        for chunk in chunks:
+            found = memo.get(chunk)
+            if found is None:
+                if len(memo) >= self.max_entries:
+                    memo.clear()
+                found = memo[chunk] = analyze_fields(chunk)
+            words.extend(found[0])
+            grams.extend(found[1])
+        return words, grams
+
+    def _bigram_piece(self, piece: str) -> tuple[list[str], list[str]]:
+        found = self._bigrams.get(piece)
+        if found is None:
+            if len(self._bigrams) >= self.max_entries:
+                self._bigrams.clear()
+            words, grams = self._piece(piece)
+            found = self._bigrams[piece] = (words, [g for g in grams if len(g) == 2])
+        return found
+
+    def fields(self, text: str, *, bigrams_only: bool = False) -> tuple[list[str], list[str]]:
+        """`analyze_fields(text)`; with `bigrams_only`, the grams without the unigrams."""
         if not text:
             return [], []
+        analyse = self._bigram_piece if bigrams_only else self._piece
         if len(text) < _PIECE_MIN_TEXT:
-            return self._piece(text)
+            return analyse(text)
         words: list[str] = []
         grams: list[str] = []
         for piece in _PIECE_BREAK_RE.split(text):
             if piece:
-                piece_words, piece_grams = self._piece(piece)
+                piece_words, piece_grams = analyse(piece)
                 words.extend(piece_words)
                 grams.extend(piece_grams)
         return words, grams

@@ -397,13 +397,6 @@ def _grams(texts: Iterable[str]) -> list[str]:
     return out
 
 
-def _pairs(grams: Iterable[str]) -> list[str]:
-    """The bigrams of a gram list. Descriptions keep only these: a query word of two or more
-    Chinese characters is matched by its bigrams, and single characters found anywhere in
-    a description would match nearly every Chinese listing (half its gram tokens)."""
-    return [gram for gram in grams if len(gram) == 2]
-
-
 def suggestion_key(text: str) -> str:
     """The normalised form of a suggestion, cut at a word boundary."""
     key = normalize(text)
@@ -501,6 +494,13 @@ class Shared:
         many products, and titles repeat across variants."""
         return self.pieces.fields(text)
 
+    def description(self, text: str) -> tuple[list[str], list[str]]:
+        """Words and Chinese bigrams of a description. Descriptions keep no single
+        characters: a query word of two or more Chinese characters is matched by its
+        bigrams, and single characters found anywhere in a description would match nearly
+        every Chinese listing (half its gram tokens)."""
+        return self.pieces.fields(text, bigrams_only=True)
+
 
 #: A document as plain Python values (picklable, so analysis can run in other processes).
 Fields = dict[str, Any]
@@ -524,9 +524,9 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
     desc_words: list[str] = []
     desc_grams: list[str] = []
     for description in descriptions:
-        words, grams = shared.text(description)
+        words, grams = shared.description(description)
         desc_words.extend(words)
-        desc_grams.extend(_pairs(grams))
+        desc_grams.extend(grams)
     category_words, category_grams, category_keys = shared.category(record.category_id)
     company_words, company_grams, company_keys = shared.company(record.company)
 
@@ -621,7 +621,7 @@ def request_fields(record: RequestRecord, shared: Shared) -> Fields:
     """An open buying request: its public text, category, destination, quantity and dates
     (never the buyer: the page shows what the buyer chose to reveal)."""
     title_words, title_grams = shared.text(record.title)
-    desc_words, desc_grams = shared.text(record.description[:MAX_DESCRIPTION_CHARS])
+    desc_words, desc_grams = shared.description(record.description[:MAX_DESCRIPTION_CHARS])
     category_words, category_grams, _keys = shared.category(record.category_id)
     fields: Fields = {
         "key": request_key(record.id),
@@ -633,7 +633,7 @@ def request_fields(record: RequestRecord, shared: Shared) -> Fields:
         "title_grams": _join(title_grams),
         "desc_words": _join(desc_words),
         "extra_words": _unique_join(category_words),
-        "body_grams": _join([*dict.fromkeys(category_grams), *_pairs(desc_grams)]),
+        "body_grams": _join([*dict.fromkeys(category_grams), *desc_grams]),
         "country": record.destination_country or None,
         "language": record.original_language or None,
         "quantity": float(record.quantity),

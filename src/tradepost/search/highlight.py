@@ -25,6 +25,7 @@ _CJK_CHAR_RE = re.compile(f"[{_CJK}]")
 # number and a unit written apart ("500 ml") are one word, as the analyser makes them.
 _LATIN = rf"(?:(?![{_CJK}])[^\W_])"
 _WORD_RE = re.compile(rf"\d+(?:\.\d+)?\s[a-zA-Z]+\b|{_LATIN}+(?:\.\d+{_LATIN}*)*")
+_MARKED_RE = re.compile(b"\x01+")
 
 
 def is_cjk_token(token: str) -> bool:
@@ -84,18 +85,7 @@ def highlight_spans(text: str, terms: Collection[str]) -> list[tuple[int, int]]:
                 while start != -1:
                     marks[base + start : base + start + len(term)] = b"\x01" * len(term)
                     start = folded.find(term, start + 1)
-    spans: list[tuple[int, int]] = []
-    index = 0
-    while index < len(marks):
-        if marks[index]:
-            end = index
-            while end < len(marks) and marks[end]:
-                end += 1
-            spans.append((index, end))
-            index = end
-        else:
-            index += 1
-    return spans
+    return [match.span() for match in _MARKED_RE.finditer(marks)]
 
 
 def highlight_html(text: str, terms: Collection[str]) -> SafeString:

@@ -158,6 +158,7 @@ def test_plain_text_matches_the_html_parser(text):
         "型号：H7。功率：60W；电压：DC 12V，颜色：白色. It's 5 kg: good!  Colour grey. 米色。米白",
         "500. ml and 3.5 mm; 12 V, 鋼筆。不鏽鋼保溫杯！ 500毫升\nLED ＬＥＤ? a's b.c. 1.2.3 " * 3,
         "Stainless steel vacuum flasks, 500ml; double wall. Keeps drinks hot for 12 hours.",
+        "起订量300件，交货期约25天，从青岛发货。颜色：米色、白色，容量500，毫升 12V，LED灯",
     ],
 )
 def test_piece_cache_analysis_equals_whole_text_analysis(text):

@@ -520,10 +520,11 @@ def analyze_fields(text: str) -> tuple[list[str], list[str]]:
     return _word_tokens(normalized, parts), grams
 
 
-# Where a text can be cut without changing its tokens: after sentence punctuation (Chinese
-# full stops, or Latin punctuation followed by white space) and at line breaks. No token,
+# Where a text can be cut without changing its tokens: after Chinese punctuation (full
+# stops, commas, the enumeration comma, colons), after Latin punctuation followed by white
+# space, and at line breaks. No token,
 # segmenter run, number-unit pair or traditional-to-simplified phrase spans such a cut.
-_PIECE_BREAK_RE = re.compile(r"(?<=[。！？；])|(?<=[.!?;:,])\s+|\n+")
+_PIECE_BREAK_RE = re.compile(r"(?<=[。！？；，、：])|(?<=[.!?;:,])\s+|\n+")
 #: Texts shorter than this are analysed whole.
 _PIECE_MIN_TEXT = 80
 

@@ -17,8 +17,8 @@ What a product carries afterwards: its company and category (no query on access)
 Only the columns a result shows are read (`CARD_FIELDS`: the results page, the API's hits,
 the supplier matching of buying requests); the rest (a product's attributes and payment
 terms, a company's profile) are deferred, as with `QuerySet.only`, and would cost a query
-each if read. Half of the time of building a page went to decoding JSON columns no card
-shows.
+each if read. A third of the time of building a page went to decoding JSON columns no
+card shows.
 """
 
 from __future__ import annotations

@@ -92,8 +92,6 @@ MAX_PER_PAGE = 100
 #: Pages beyond this are not served (a deeper offset costs more than it is worth).
 MAX_PAGE = 100
 
-_EPSILON = EPSILON
-
 
 # ---------------------------------------------------------------------------------------
 # Filters.
@@ -598,11 +596,11 @@ def _product_filter_clauses(
     if filters.incoterms:
         clauses.append(_any_term("incoterms", filters.incoterms))
     if filters.moq_max is not None:
-        clauses.append(_range("moq", None, filters.moq_max + _EPSILON))
+        clauses.append(_range("moq", None, filters.moq_max + EPSILON))
     if filters.price_min_usd is not None:
         clauses.append(_range("price_max_usd", filters.price_min_usd, None))
     if filters.price_max_usd is not None:
-        clauses.append(_range("price_min_usd", None, filters.price_max_usd + _EPSILON))
+        clauses.append(_range("price_min_usd", None, filters.price_max_usd + EPSILON))
     if filters.lead_time_max is not None:
         clauses.append(
             Query.range_query(
@@ -1349,9 +1347,9 @@ def _request_filter_clauses(
     if filters.destinations and leave_out != "destination":
         clauses.append(_any_term("country", filters.destinations))
     if filters.quantity_min is not None:
-        clauses.append(_range("quantity", filters.quantity_min - _EPSILON, None))
+        clauses.append(_range("quantity", filters.quantity_min - EPSILON, None))
     if filters.quantity_max is not None:
-        clauses.append(_range("quantity", None, filters.quantity_max + _EPSILON))
+        clauses.append(_range("quantity", None, filters.quantity_max + EPSILON))
     if filters.posted_within_days is not None:
         since = now_us - filters.posted_within_days * _DAY_US
         clauses.append(_int_range(PUBLISHED_SORT_FIELD, since, None))

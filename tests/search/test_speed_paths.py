@@ -81,9 +81,12 @@ def test_hydrated_cards_equal_the_catalogue_cards():
         incoterms=["FOB", "EXW"],
     )
     ProductTranslation.objects.create(product=product, language="en", title="Steel flask")
+    ProductTranslation.objects.create(product=product, language="zh-hans", title="不锈钢保温杯")
     ProductImage.objects.create(
         product=product, image="products/a.jpg", thumbnail="", position=1, width=9, height=9
     )
+    # A picture row with no file at all is not the card's picture, though it comes first.
+    ProductImage.objects.create(product=product, image="", thumbnail="", position=0)
     ProductImage.objects.create(
         product=product,
         image="products/b.jpg",
@@ -96,7 +99,7 @@ def test_hydrated_cards_equal_the_catalogue_cards():
     for language in ("en", "zh-hans", "zh-hant"):
         with CaptureQueriesContext(connection) as queries:
             loaded = load_products([product.id, plain.id, 10**9], language)
-        assert len(queries) == 3
+        assert len(queries) == 1
         assert set(loaded) == {product.id, plain.id}
         expected = {
             card.product.id: card
@@ -111,6 +114,9 @@ def test_hydrated_cards_equal_the_catalogue_cards():
             card = product_card(hydrated, thumbnail, language)
             want = expected[product_id]
             assert card.text == want.text
+            assert [t.language for t in hydrated.viewer_translations] == (
+                [language] if product_id == product.id and language != "zh-hant" else []
+            )
             assert card.thumbnail_url == want.thumbnail_url
             assert (card.company_name, card.company_country, card.category_name) == (
                 want.company_name,
@@ -130,6 +136,15 @@ def test_hydrated_cards_equal_the_catalogue_cards():
                 assert hydrated.attributes == want.product.attributes
             assert len(queries) == 1
     assert loaded[product.id][1].endswith("products/thumbs/b.jpg")
+
+
+def test_hydration_skips_init_only_where_nothing_listens():
+    from tradepost.companies.models import Company
+    from tradepost.search.hydration import _plain_init
+
+    assert _plain_init(Product) and _plain_init(Company) and _plain_init(ProductTranslation)
+    # Its ImageField fills width and height in on post_init: built through from_db.
+    assert not _plain_init(ProductImage)
 
 
 @pytest.mark.parametrize(

@@ -157,6 +157,8 @@ def _fast_writes() -> Iterator[None]:
         yield
         return
     with connection.cursor() as cursor:
+        cursor.execute("PRAGMA cache_size")
+        (cache_size,) = cursor.fetchone()
         cursor.execute("PRAGMA synchronous=OFF")
         cursor.execute("PRAGMA cache_size=-262144")  # 256 MB
     try:
@@ -164,7 +166,7 @@ def _fast_writes() -> Iterator[None]:
     finally:
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA cache_size=-2000")
+            cursor.execute(f"PRAGMA cache_size={int(cache_size)}")
 
 
 def _relax_commit() -> None:

@@ -130,11 +130,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets readers run beside one writer; IMMEDIATE transactions plus a busy
         # timeout make several server processes queue for the write lock instead of
-        # failing with "database is locked". A 16 MB page cache per connection (SQLite's
+        # failing with "database is locked". An 8 MB page cache per connection (SQLite's
         # default is 2 MB) keeps the pages of recently shown listings.
         "init_command": (
             "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
-            "PRAGMA cache_size=-16384;"
+            "PRAGMA cache_size=-8192;"
         ),
         "transaction_mode": "IMMEDIATE",
         "timeout": 30,

@@ -181,22 +181,23 @@ def _statement(db: str, vendor: str) -> _Statement:
     def table(model: type[Model]) -> str:
         return quote(model._meta.db_table)
 
-    def first_picture(column: str) -> str:
-        return (
-            f"(SELECT i.{quote(column)} FROM {table(ProductImage)} i "  # noqa: S608
-            f"WHERE i.{quote('product_id')} = p.{quote('id')} "
-            f"AND (i.{quote('thumbnail')} <> '' OR i.{quote('image')} <> '') "
-            f"ORDER BY i.{quote('position')}, i.{quote('id')} LIMIT 1)"
-        )
-
+    pictures = table(ProductImage)
+    # The product's first picture that has a file: one correlated lookup, then its row.
+    first_picture = (
+        f"SELECT f.{quote('id')} FROM {pictures} f "  # noqa: S608
+        f"WHERE f.{quote('product_id')} = p.{quote('id')} "
+        f"AND (f.{quote('thumbnail')} <> '' OR f.{quote('image')} <> '') "
+        f"ORDER BY f.{quote('position')}, f.{quote('id')} LIMIT 1"
+    )
     # Only identifiers from the models' metadata are interpolated; values are parameters.
     sql = (
         f"SELECT {product.sql}, {company.sql}, {category.sql}, {translation.sql}, "  # noqa: S608
-        f"{first_picture('thumbnail')}, {first_picture('image')} FROM {table(Product)} p "
+        f"i.{quote('thumbnail')}, i.{quote('image')} FROM {table(Product)} p "
         f"INNER JOIN {table(Company)} c ON c.{quote('id')} = p.{quote('company_id')} "
         f"INNER JOIN {table(Category)} k ON k.{quote('id')} = p.{quote('category_id')} "
         f"LEFT OUTER JOIN {table(ProductTranslation)} t "
         f"ON t.{quote('product_id')} = p.{quote('id')} AND t.{quote('language')} = %s "
+        f"LEFT OUTER JOIN {pictures} i ON i.{quote('id')} = ({first_picture}) "
         f"WHERE p.{quote('id')} IN ({{ids}})"
     )
     return _Statement(

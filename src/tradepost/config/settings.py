@@ -125,8 +125,9 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Connections are kept between requests (CONN_MAX_AGE above), as on PostgreSQL: a new
-    # SQLite connection starts with an empty page cache and parses the schema again, which
-    # made every search page read its 20 listings from cold (2-3 ms at a million listings).
+    # SQLite connection starts with an empty page cache and reads the schema again (with a
+    # connection per request `/healthz` answered 401 requests/s on a 2-core machine, with
+    # kept connections 977; docs/operations.md).
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets readers run beside one writer; IMMEDIATE transactions plus a busy
         # timeout make several server processes queue for the write lock instead of

@@ -4,6 +4,8 @@ API builds a page of hits without reversing URLs per hit."""
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
@@ -17,14 +19,26 @@ from tradepost.core.management.commands import serve
 from tradepost.search import selectors
 
 
-def test_each_worker_warms_the_search_up(monkeypatch):
+@pytest.fixture
+def unfrozen() -> Iterator[None]:
+    """The hook freezes this process's objects for the collector; the tests go on after."""
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+
+
+def test_each_worker_warms_the_search_up_then_freezes_what_it_loaded(monkeypatch, unfrozen):
     calls = []
     monkeypatch.setattr(selectors, "warm_up", lambda: calls.append(1))
+    assert gc.get_freeze_count() == 0
     gunicorn_config.post_worker_init(SimpleNamespace(pid=123))
     assert calls == [1]
+    # Everything loaded before the first request is out of the collector's sight.
+    assert gc.get_freeze_count() > 1000
+    assert gc.is_tracked(selectors.__dict__) and len(gc.get_objects()) < gc.get_freeze_count()
 
 
-def test_a_failed_warm_up_does_not_stop_the_worker(monkeypatch):
+def test_a_failed_warm_up_does_not_stop_the_worker(monkeypatch, unfrozen):
     def broken() -> None:
         raise RuntimeError("index unreadable")
 

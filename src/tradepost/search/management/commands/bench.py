@@ -1,8 +1,12 @@
-"""`tradepost bench search`: the search benchmark (code and query set in bench/).
+"""`tradepost bench search` and `tradepost bench relevance` (their code is in bench/).
 
-Generates a catalogue in TRADEPOST_HOME (or reuses the one there with --reuse), rebuilds the
-index, builds an FTS5 baseline, times the query set in this process and over HTTP, and writes
-JSON and markdown to bench/results/. Not a test: run it on a quiet machine.
+`search` generates a catalogue in TRADEPOST_HOME (or reuses the one there with --reuse),
+rebuilds the index, builds an FTS5 baseline, times the query set in this process and over
+HTTP, and writes JSON and markdown to bench/results/. Not a test: run it on a quiet machine.
+
+`relevance` indexes each judged set of `../shared/data/relevance/` as listings, runs every
+query through the search service and through plain BM25 in the same run, and writes MRR@10,
+R@1, R@10 and the zero-result share to bench/results/ (in an empty TRADEPOST_HOME).
 """
 
 from __future__ import annotations
@@ -29,24 +33,37 @@ from tradepost.search.indexer import rebuild_now
 BENCH_DIR = Path(__file__).resolve().parents[5] / "bench"
 
 
-def bench_module() -> Any:
-    if not (BENCH_DIR / "search_bench.py").exists():
+def bench_module(name: str = "search_bench") -> Any:
+    if not (BENCH_DIR / f"{name}.py").exists():
         raise CommandError(f"The benchmark code is not here: {BENCH_DIR} (a source checkout).")
     root = str(BENCH_DIR.parent)
     if root not in sys.path:
         sys.path.insert(0, root)
-    return importlib.import_module("bench.search_bench")
+    return importlib.import_module(f"bench.{name}")
 
 
 class Command(BaseCommand):
     help = (
-        "Benchmark search: generate a catalogue (or reuse the one in TRADEPOST_HOME), rebuild "
-        "the index, and time the fixed query set against the search service, raw tantivy, "
-        "SQLite FTS5 and the HTTP endpoint. Results go to bench/results/."
+        "Benchmark search. 'search': generate a catalogue (or reuse the one in "
+        "TRADEPOST_HOME), rebuild the index, and time the fixed query set against the search "
+        "service, raw tantivy, SQLite FTS5 and the HTTP endpoint. 'relevance': score the "
+        "service and plain BM25 on the judged real queries of ../shared/data/relevance "
+        "(in an empty TRADEPOST_HOME). Results go to bench/results/."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("target", choices=["search"], help="What to benchmark.")
+        parser.add_argument("target", choices=["search", "relevance"], help="What to benchmark.")
+        parser.add_argument(
+            "--sets",
+            default="zh,en,en_distractors",
+            help="relevance: the judged sets to measure (comma-separated).",
+        )
+        parser.add_argument(
+            "--data-dir", type=Path, default=None, help="relevance: the shared data folder."
+        )
+        parser.add_argument(
+            "--split", default="dev", help="relevance: which half of each set (file suffix)."
+        )
         parser.add_argument("--products", type=int, default=100_000)
         parser.add_argument("--companies", type=int, default=None)
         parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
@@ -75,6 +92,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         self.verbosity = options["verbosity"]
+        if options["target"] == "relevance":
+            self.relevance(options)
+            return
         bench = bench_module()
         workers = max(1, options["workers"] or default_workers())
         report: dict[str, Any] = {
@@ -162,3 +182,34 @@ class Command(BaseCommand):
         json_path, latest = bench.write_report(report, options["results_dir"] or bench.RESULTS_DIR)
         self.stdout.write(bench.markdown(report))
         self.stdout.write(f"Written {json_path} and {latest}")
+
+    def relevance(self, options: dict[str, Any]) -> None:
+        bench = bench_module("relevance_bench")
+        data_dir = options["data_dir"] or bench.DEFAULT_DATA_DIR
+        if not bench.available(data_dir):
+            raise CommandError(f"The judged sets are not here: {data_dir / 'relevance'}")
+        names = [n.strip() for n in options["sets"].split(",") if n.strip()]
+        unknown = [n for n in names if n not in bench.SETS]
+        if unknown:
+            raise CommandError(f"Unknown sets: {', '.join(unknown)} (known: {bench.SETS})")
+        executor = MigrationExecutor(connection)
+        if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+            call_command("migrate", verbosity=0)
+        started_at = bench_module().now_stamp()
+        started = time.perf_counter()
+        results = []
+        for name in names:
+            judged = bench.load_set(name, data_dir, options["split"])
+            try:
+                results.append(bench.measure(judged, say=self.say))
+            except RuntimeError as exc:
+                raise CommandError(str(exc)) from exc
+        seconds = time.perf_counter() - started
+        self.stdout.write(bench.markdown(results, started=started_at, seconds=seconds))
+        json_path, md_path = bench.write_report(
+            results,
+            started=started_at,
+            seconds=seconds,
+            results_dir=options["results_dir"] or bench.RESULTS_DIR,
+        )
+        self.stdout.write(f"Written {json_path} and {md_path}")

@@ -295,9 +295,7 @@ class SetResult:
     service_ms_p50: float
 
 
-def measure(
-    judged: JudgedSet, say: Callable[[str], None] = lambda _m: None
-) -> SetResult:
+def measure(judged: JudgedSet, say: Callable[[str], None] = lambda _m: None) -> SetResult:
     """Both rankings of one set, scored overall and on its subsets."""
     say(f"{judged.name}: indexing {len(judged.titles):,} titles…")
     started = time.perf_counter()

@@ -8,6 +8,9 @@ It measures, on one generated catalogue and one index:
       engine's own cost, the reference;
   (c) SQLite FTS5 over the same analysed words (a table built from the index's documents in
       a separate SQLite file), filters and facets in SQL: the in-database baseline;
+  (d) the floor: tantivy's top 10 by BM25 on the title words alone, an OR of the query's
+      analysed words, nothing else (no count, filters, facets, expansion or phrases): the
+      cheapest search for those words, which the service's time is reported against;
 and the HTTP search endpoint beside /healthz on one server, under concurrent clients.
 
 Timings are per query; each round runs every query once per method, rounds interleave the
@@ -126,9 +129,12 @@ def analyse(text: str) -> Analysed:
 
     analyzed = analyze_query(text)
     expansion = expand(text, analyzed)
+    translations = {
+        tuple(usable(t.tokens)): None for ts in expansion.translations.values() for t in ts
+    }
     return Analysed(
         words=usable(analyzed.words),
-        alternatives=[usable(tokens) for tokens in expansion.alternatives if usable(tokens)],
+        alternatives=[list(tokens) for tokens in translations if tokens],
         phrases=[usable(p) for p in analyzed.phrases if len(usable(p)) >= 2],
     )
 
@@ -167,6 +173,45 @@ class RawTantivy:
         for future in pending:
             future.result()
         return int(result.count or 0)
+
+
+# --- (d) the floor ---------------------------------------------------------------------------
+
+#: The one field the floor searches, and how many hits it ranks.
+FLOOR_FIELD = "title_words"
+FLOOR_LIMIT = 10
+
+
+def floor_query(text: str) -> Any:
+    """An OR of the query's analysed words (usable ones, no expansion) in the title words,
+    no minimum; all documents for a query without such words (an empty query)."""
+    from tantivy import Occur, Query
+
+    from tradepost.search.analysis import analyze_query
+    from tradepost.search.index import schema
+    from tradepost.search.querying import usable
+
+    words = usable(analyze_query(text).words)
+    if not words:
+        return Query.all_query()
+    terms = [Query.term_query(schema(), FLOOR_FIELD, word) for word in words]
+    if len(terms) == 1:
+        return terms[0]
+    return Query.boolean_query([(Occur.Should, term) for term in terms])
+
+
+class Floor:
+    """The cheapest thing the engine can do for a query's words: the top 10 of a prepared
+    `floor_query` by BM25, without counting the matches or reading any stored value."""
+
+    def __init__(self) -> None:
+        from tradepost.search.index import searcher
+
+        self.searcher = searcher
+
+    def run(self, query: Any) -> int:
+        """The number of hits ranked (at most FLOOR_LIMIT: no total is counted)."""
+        return len(self.searcher().search(query, FLOOR_LIMIT, count=False).hits)
 
 
 # --- (c) SQLite FTS5 --------------------------------------------------------------------------
@@ -361,16 +406,17 @@ def run_queries(
     from tradepost.search.selectors import forget_facet_counts, search_products
 
     raw = RawTantivy()
+    floor = Floor()
     fts = Fts5(fts_path) if fts_path is not None else None
     prepared = []
     for query in queries:
-        analysed = analyse(query.text)
         prepared.append(
             (
                 query,
                 product_filters(query.filters),
                 raw.build(query),
-                fts_match(analysed),
+                fts_match(analyse(query.text)) if fts is not None else "",
+                floor_query(query.text),
             )
         )
     results = ProcessResults()
@@ -384,11 +430,12 @@ def run_queries(
     methods: list[tuple[str, Callable[[Any], int]]] = [
         ("service", lambda p: service(p[0], p[1])),
         ("tantivy", lambda p: raw.run(p[2], p[0].facets)),
+        ("floor", lambda p: floor.run(p[4])),
     ]
     if fts is not None:
         methods.append(("fts5", lambda p: fts.run(p[3], p[0].filters, p[0].facets)))
     # Each method runs the whole query set in turn (a block), not query by query, and the
-    # FTS5 baseline runs after the other two: an FTS5 query over a common word reads
+    # FTS5 baseline runs after the others: an FTS5 query over a common word reads
     # hundreds of megabytes, and whatever ran after it found the processor's caches and
     # the index pages cold (interleaved query by query, the service ran after FTS5 in
     # every comparison and measured up to twice its time).
@@ -624,6 +671,10 @@ def directory_mb(path: Path) -> float:
     return round(total / 1e6, 1)
 
 
+def ratio(numerator: float, denominator: float) -> float | None:
+    return round(numerator / denominator, 2) if denominator else None
+
+
 def class_table(results: ProcessResults) -> list[dict[str, Any]]:
     classes: list[str] = []
     for by_class in results.samples.values():
@@ -638,8 +689,31 @@ def class_table(results: ProcessResults) -> list[dict[str, Any]]:
             row[method] = summary(by_class.get(klass, []))
         if "service" in row and "tantivy" in row and row["tantivy"]["p95"]:
             row["service_vs_tantivy_p95"] = round(row["service"]["p95"] / row["tantivy"]["p95"], 2)
+        if "service" in row and "floor" in row:
+            # From the exact percentiles: the floor's are tens of microseconds, and rounded
+            # to the microsecond they would move the ratio by a few per cent.
+            service, floor = results.samples["service"], results.samples["floor"]
+            for stat, fraction in (("p50", 0.50), ("p95", 0.95)):
+                row[f"service_vs_floor_{stat}"] = ratio(
+                    percentile(service.get(klass, []), fraction),
+                    percentile(floor.get(klass, []), fraction),
+                )
         rows.append(row)
     return rows
+
+
+def versus_floor(classes: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Service and floor over all queries (the "all" row: percentiles of every sample, not
+    of the classes' percentiles), with the ratios; None when the floor was not timed."""
+    row = next((r for r in classes if r["class"] == "all"), None)
+    if row is None or "service" not in row or "floor" not in row:
+        return None
+    return {
+        "service": row["service"],
+        "floor": row["floor"],
+        "service_vs_floor_p50": row.get("service_vs_floor_p50"),
+        "service_vs_floor_p95": row.get("service_vs_floor_p95"),
+    }
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -668,27 +742,46 @@ def markdown(report: dict[str, Any]) -> str:
             f"- FTS5 build (from the analysed documents): {fts['seconds']} s "
             f"({fts['products_per_s']:,.0f} products/s), {fts['size_mb']} MB"
         )
-    lines += [
-        "",
-        "| class | service p50 / p95 / p99 | tantivy p50 / p95 / p99 | FTS5 p50 / p95 / p99 "
-        "| service / tantivy p95 |",
-        "|---|---|---|---|---|",
-    ]
 
-    def cell(stats: dict[str, float] | None) -> str:
+    def cell(stats: dict[str, float] | None, digits: int = 2) -> str:
         if not stats:
             return "-"
-        return f"{stats['p50']:.2f} / {stats['p95']:.2f} / {stats['p99']:.2f}"
+        return " / ".join(f"{stats[p]:.{digits}f}" for p in ("p50", "p95", "p99"))
 
+    def times(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1f}x"
+
+    overall = versus_floor(report["classes"])
+    if overall:
+        lines += [
+            "",
+            f"All queries: service p50 / p95 / p99 {cell(overall['service'])}, floor "
+            f"{cell(overall['floor'], 3)}; service / floor: "
+            f"p50 {times(overall['service_vs_floor_p50'])}, "
+            f"p95 {times(overall['service_vs_floor_p95'])}.",
+        ]
+    lines += [
+        "",
+        "| class | service p50 / p95 / p99 | tantivy p50 / p95 / p99 | floor p50 / p95 / p99 "
+        "| FTS5 p50 / p95 / p99 | service / tantivy p95 | service / floor p50, p95 |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for row in report["classes"]:
+        versus = "-"
+        if "service_vs_floor_p50" in row:
+            versus = f"{times(row['service_vs_floor_p50'])}, {times(row['service_vs_floor_p95'])}"
         lines.append(
             f"| {row['class']} | {cell(row.get('service'))} | {cell(row.get('tantivy'))} | "
-            f"{cell(row.get('fts5'))} | {row.get('service_vs_tantivy_p95', '-')} |"
+            f"{cell(row.get('floor'), 3)} | {cell(row.get('fts5'))} | "
+            f"{row.get('service_vs_tantivy_p95', '-')} | {versus} |"
         )
     lines.append("")
     lines.append("`+f`: with a filter set and facets. (b) tantivy: the service's own queries "
                  "and aggregations, prepared beforehand, run on the same index (no analysis, "
-                 "hydration or cache). The service's facet cache is emptied before every "
+                 "hydration or cache). Floor: the top 10 by BM25 of an OR of the analysed "
+                 "words in the title words alone, prepared beforehand (no count, filters, "
+                 "facets, expansion or phrases; everything for an empty query): the same for "
+                 "a class and its `+f`. The service's facet cache is emptied before every "
                  "timed search.")  # fmt: skip
     web = report.get("http")
     if web:
@@ -719,7 +812,9 @@ def write_report(report: dict[str, Any], directory: Path) -> tuple[Path, Path]:
     stamp = report["started"].replace(":", "").replace("-", "")[:15]
     name = f"search-{report['products']}-{stamp}"
     json_path = directory / f"{name}.json"
-    json_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    overall = versus_floor(report.get("classes", []))
+    data = {**report, "versus_floor": overall} if overall else report
+    json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "utf-8")
     text = markdown(report)
     (directory / f"{name}.md").write_text(text, "utf-8")
     latest = directory / "latest.md"

@@ -172,6 +172,9 @@ class _Translation:
     terms: tuple[str, ...]
     #: The pair is a trade or marketing word (see `MODIFIERS`).
     modifier: bool = False
+    #: How sure the pair is, in (0, 1]: 1 for the curated glossary and the category tree,
+    #: the lexicon's own weight for pairs it derived from dictionaries (data/lexicon.tsv).
+    weight: float = 1.0
 
 
 @dataclass
@@ -189,7 +192,14 @@ class Glossary:
     #: analysed forms of `MODIFIERS`
     modifier_keys: frozenset[tuple[str, ...]] = frozenset()
 
-    def add(self, english: str, chinese: str, *, analysed: dict[str, tuple[str, ...]]) -> bool:
+    def add(
+        self,
+        english: str,
+        chinese: str,
+        *,
+        analysed: dict[str, tuple[str, ...]],
+        weight: float = 1.0,
+    ) -> bool:
         english = " ".join(english.lower().split())
         chinese = "".join(chinese.split())
         if not english or not chinese or not _HAN_RE.search(chinese):
@@ -206,10 +216,10 @@ class Glossary:
         # Translations that analyse alike ("gloves", "glove") are one: the first is kept.
         _, translations = self.english.setdefault(english_tokens, (english, []))
         if all(t.terms != chinese_tokens for t in translations):
-            translations.append(_Translation(chinese, chinese_tokens, modifier))
+            translations.append(_Translation(chinese, chinese_tokens, modifier, weight))
         _, translations = self.chinese.setdefault(chinese_key, (chinese, []))
         if all(t.terms != english_tokens for t in translations):
-            translations.append(_Translation(english, english_tokens, modifier))
+            translations.append(_Translation(english, english_tokens, modifier, weight))
         self.max_english_tokens = max(self.max_english_tokens, len(english_tokens))
         self.max_chinese_chars = max(self.max_chinese_chars, len(chinese_key))
         return True
@@ -229,6 +239,31 @@ def _read_glossary_file() -> Iterator[tuple[str, str]]:
             continue
         english, _, chinese = line.partition("\t")
         yield english.strip(), chinese.strip()
+
+
+#: Sources of data/lexicon.tsv read at run time (its glossary and category lines are the
+#: files above, read directly so that a glossary edit needs no rebuild of the lexicon).
+LEXICON_SOURCES = frozenset({"taxonomy", "cedict"})
+
+
+def _read_lexicon_file() -> Iterator[tuple[str, str, float]]:
+    """(English, Chinese, weight) of the derived lexicon pairs (scripts/build_lexicon.py),
+    or nothing when the file is absent."""
+    source = resources.files("tradepost.search").joinpath("data/lexicon.tsv")
+    if not source.is_file():
+        return
+    for line in source.read_text("utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) < 4 or parts[3] not in LEXICON_SOURCES:
+            continue
+        try:
+            weight = float(parts[2])
+        except ValueError:
+            continue
+        if 0 < weight <= 1:
+            yield parts[0].strip(), parts[1].strip(), weight
 
 
 # Key pairs naming a category in English and simplified Chinese: the data file's, then the
@@ -283,6 +318,8 @@ def load_glossary() -> Glossary:
         glossary.add(english, chinese, analysed=analysed)
     for english, chinese in category_pairs():
         glossary.add(english, chinese, analysed=analysed)
+    for english, chinese, weight in _read_lexicon_file():
+        glossary.add(english, chinese, analysed=analysed, weight=weight)
     return glossary
 
 
@@ -441,3 +478,100 @@ def expand_query(text: str) -> Expansion:
         modifier_labels=list(modifiers.labels),
         modifier_matched=list(modifiers.matched),
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Word by word, for ranked search.
+
+#: Chinese words of up to this many query tokens are looked up as one term (不锈钢+保温杯).
+_MAX_CHINESE_TOKENS = 4
+
+
+@dataclass(frozen=True)
+class TokenTranslation:
+    """A translation of a query token: the analysed tokens in the other language, the
+    glossary's confidence, and the translation's display form."""
+
+    terms: tuple[str, ...]
+    weight: float
+    label: str
+
+
+def _best(translations: list[_Translation]) -> list[_Translation]:
+    """The translations to search, surest first (file order among equals)."""
+    ranked = sorted(translations, key=lambda t: -t.weight)
+    return ranked[:TRANSLATIONS_PER_TERM]
+
+
+def _chinese_entry(token: str, glossary: Glossary) -> _Entry | None:
+    """The entry of a Chinese query word: the word itself, else its longest part of two
+    characters or more, preferring the end (the head of a Chinese compound: 手机壳套 ->
+    手机壳)."""
+    entry = glossary.chinese.get(token)
+    if entry is not None or len(token) < 3:
+        return entry
+    for length in range(len(token) - 1, 1, -1):
+        for start in range(len(token) - length, -1, -1):
+            entry = glossary.chinese.get(token[start : start + length])
+            if entry is not None:
+                return entry
+    return None
+
+
+def translate_words(words: list[str]) -> tuple[dict[str, list[TokenTranslation]], list[str]]:
+    """Translations of an analysed query's words (`AnalyzedQuery.words`), word by word.
+
+    English words are matched leftmost-longest as glossary terms ("vacuum flask" as a
+    phrase, before "vacuum" alone); consecutive Chinese words are joined when the glossary
+    holds the whole (不锈钢 + 保温杯). Every word of a matched term gets the term's
+    translations; a word covered by a longer term is never translated alone. Returns
+    {word: translations} and the display labels, at most MAX_EXPANSIONS of them.
+    """
+    glossary = load_glossary()
+    found: dict[str, list[TokenTranslation]] = {}
+    labels: dict[str, None] = {}
+
+    def record(covered: list[str], entry: _Entry) -> None:
+        chosen = [
+            TokenTranslation(t.terms, t.weight, t.label)
+            for t in _best(entry[1])
+            if not set(t.terms) & set(covered)
+        ]
+        if not chosen:
+            return
+        for word in covered:
+            found.setdefault(word, []).extend(chosen)
+        for translation in chosen:
+            if len(labels) < MAX_EXPANSIONS:
+                labels[translation.label] = None
+
+    position = 0
+    while position < len(words):
+        word = words[position]
+        if _HAN_RE.match(word):
+            longest = min(_MAX_CHINESE_TOKENS, len(words) - position)
+            for length in range(longest, 0, -1):
+                span = words[position : position + length]
+                if not all(_HAN_RE.match(w) for w in span):
+                    continue
+                joined = "".join(span)
+                entry = (
+                    glossary.chinese.get(joined) if length > 1 else _chinese_entry(joined, glossary)
+                )
+                if entry is not None:
+                    record(span, entry)
+                    position += length
+                    break
+            else:
+                position += 1
+            continue
+        longest = min(glossary.max_english_tokens, len(words) - position)
+        for length in range(longest, 0, -1):
+            entry = glossary.english.get(tuple(words[position : position + length]))
+            if entry is not None:
+                record(words[position : position + length], entry)
+                position += length
+                break
+        else:
+            position += 1
+    return found, list(labels)

@@ -4,14 +4,18 @@ User text never reaches tantivy's query parser: it is analysed by `tradepost.sea
 and every clause is built from the resulting tokens with `Query.term_query`,
 `Query.boolean_query` and friends, so no character of the input has a syntax meaning.
 
-Matching, for each query word:
-- any of the word fields (title > extra: keywords, attributes, category, company > description)
-  contains the word, or
-- for a Chinese word, all of its bigrams appear in one of the gram fields (a title the
-  segmenter cut differently still matches; the word fields score higher).
-Up to three words must all match; longer queries need three quarters of them. A phrase (the
-quoted parts, and the query's words in order) in the title adds to the score. A cross-lingual
-expansion of the query is an alternative way to match, scored a little lower.
+Matching is ranked, not boolean (docs/adr/0008-ranked-retrieval.md). Each query word is one
+*unit*; a unit matches a document when
+- one of the word fields (title > extra: keywords, attributes, category, company >
+  description) holds the word, or
+- for a Chinese word, enough of its character bigrams are in the gram fields (a title the
+  segmenter cut differently still matches; the word fields score higher), or
+- one of its translations does (the bilingual lexicon's, weighted by how sure it is), or
+- for a rare Latin word the index does not hold, a word spelt like it.
+A document is a candidate when it matches at least `minimum_units(n)` of the query's n units
+(it grows with the query's length: no single word can veto). BM25 over the fields ranks the
+candidates; matching every unit, and the query's words in order in the title, add strong
+bonuses, so a listing that has all of the query comes before one that has some of it.
 """
 
 from __future__ import annotations
@@ -30,30 +34,41 @@ from tradepost.search.index import MAX_TOKEN_CHARS, schema
 
 #: Boost of a phrase match in the title field.
 TITLE_PHRASE_BOOST = 2.0
-#: Weight of the cross-lingual expansion relative to the query as typed.
+#: Weight of a translation relative to the query word as typed (times its confidence).
 EXPANSION_WEIGHT = 0.8
-#: A Latin word found in fewer documents than this is "rare" and gets a fuzzy retry.
-RARE_DOC_FREQ = 2
+#: Weight of a match by similar spelling relative to the word as typed.
+FUZZY_WEIGHT = 0.5
+#: A Latin word found in fewer documents than this is "rare" and may match by spelling.
+RARE_DOC_FREQ = 1
+#: At most this many words of one query are matched by similar spelling.
+MAX_FUZZY_WORDS = 2
+#: Score added, per unit of the query, to a document that matches every unit.
+ALL_UNITS_BONUS = 3.0
+#: Weight of the query's Chinese characters and bigrams matched anywhere in the title
+#: (what a title shares with the query whatever the segmenter made of both), on top of
+#: the units.
+TITLE_GRAMS_WEIGHT = 2.0
+#: A title holding this share of the query's Chinese characters is a candidate.
+CHARACTERS_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class Translation:
+    """One translation of a query word (or of the lexicon phrase it belongs to): its
+    analysed tokens in the other language (all must match) and the lexicon's confidence."""
+
+    tokens: tuple[str, ...]
+    weight: float = 1.0
 
 
 @dataclass
 class Expansion:
-    """A query's cross-lingual expansion, ready to match.
+    """A query's cross-lingual expansion: for each query token, the translations of the
+    lexicon entry covering it (a phrase's translations are shared by its words, and a
+    word inside a translated phrase is not translated alone). `labels` are shown to the
+    user ("also searched: 保温杯")."""
 
-    Each of `alternatives` is one translation's tokens (all must match); at least `minimum`
-    alternatives must match, and every `required` token too (words the glossary does not
-    cover, such as brands and model numbers, which read the same in every language).
-    `optional` translations (of words that qualify rather than name a product: wholesale,
-    women's) only add to the score. `query_tokens` is the number of words of the query as
-    typed, so an expansion scores about as much as a direct match of the same quality.
-    `labels` are shown to the user.
-    """
-
-    alternatives: list[list[str]] = field(default_factory=list)
-    minimum: int = 1
-    required: list[str] = field(default_factory=list)
-    optional: list[list[str]] = field(default_factory=list)
-    query_tokens: int = 1
+    translations: dict[str, list[Translation]] = field(default_factory=dict)
     labels: list[str] = field(default_factory=list)
 
 
@@ -105,26 +120,21 @@ def _fields_for(
     return {name: weight for name, weight in fields.items() if not too_common(name, token)}
 
 
+def grams_needed(count: int) -> int:
+    """How many of a Chinese word's `count` bigrams a document must hold to match it by
+    grams: all of two, then all but one in three (保温杯 needs 保温 and 温杯; 不锈钢保温杯
+    any four of its five)."""
+    return count if count <= 2 else count - max(1, count // 3)
+
+
 def token_clause(
     token: str,
     word_fields: Mapping[str, float],
     gram_fields: Mapping[str, float],
     *,
-    fuzzy: FuzzyTerm | None = None,
     too_common: TooCommon | None = None,
-) -> Query:
-    """The ways one query token may match a document (by similar spelling with `fuzzy`)."""
-    if fuzzy is not None:
-        return any_of(
-            [
-                boosted(
-                    Query.fuzzy_term_query(schema(), name, text, distance=distance),
-                    weight * 0.5,
-                )
-                for text, distance in fuzzy.variants
-                for name, weight in word_fields.items()
-            ]
-        )
+) -> Query | None:
+    """The ways one query token may match a document as typed (None: none left)."""
     options = [
         boosted(term(name, token), weight)
         for name, weight in _fields_for(token, word_fields, too_common).items()
@@ -133,76 +143,122 @@ def token_clause(
         per_gram = []
         for gram in _bigrams(token):
             fields = _fields_for(gram, gram_fields, too_common)
-            if not fields:
-                break
-            per_gram.append(any_of([boosted(term(n, gram), w) for n, w in fields.items()]))
-        else:
-            options.append(all_of(per_gram))
-    return any_of(options) if options else Query.empty_query()
+            if fields:
+                per_gram.append(any_of([boosted(term(n, gram), w) for n, w in fields.items()]))
+        if per_gram:
+            needed = grams_needed(len(_bigrams(token)))
+            if len(per_gram) >= needed:
+                # Scored as one word: the grams share the word's weight.
+                options.append(
+                    boosted(any_of(per_gram, needed if needed > 1 else None), 1.0 / len(per_gram))
+                )
+    return any_of(options) if options else None
 
 
-def required_matches(count: int) -> int:
-    """How many of `count` query words a document must match."""
-    return count if count <= 3 else math.ceil(count * 0.75)
+def fuzzy_clause(fuzzy: FuzzyTerm, word_fields: Mapping[str, float]) -> Query:
+    """A rare word matched by similar spelling."""
+    return any_of(
+        [
+            boosted(
+                Query.fuzzy_term_query(schema(), name, text, distance=distance),
+                weight * FUZZY_WEIGHT,
+            )
+            for text, distance in fuzzy.variants
+            for name, weight in word_fields.items()
+        ]
+    )
 
 
-#: `doc_freq(field, token)`: how many documents hold `token` in `field`.
-DocFreq = Callable[[str, str], int]
+def translation_clause(
+    translation: Translation,
+    word_fields: Mapping[str, float],
+    gram_fields: Mapping[str, float],
+    too_common: TooCommon | None = None,
+) -> Query | None:
+    """A translation matched like the query word it stands for: all its tokens, scored as
+    one word times EXPANSION_WEIGHT and its confidence."""
+    clauses = []
+    for token in usable(translation.tokens):
+        clause = token_clause(token, word_fields, gram_fields, too_common=too_common)
+        if clause is None:
+            return None
+        clauses.append(clause)
+    if not clauses:
+        return None
+    return boosted(all_of(clauses), EXPANSION_WEIGHT * translation.weight / len(clauses))
 
 
-def words_clause(
+def minimum_units(count: int) -> int:
+    """How many of a query's `count` units a candidate must match: one of up to two, then
+    about half (two of three or four, three of five or six, ...)."""
+    return count if count <= 2 else math.ceil(count / 2)
+
+
+def query_units(tokens: Sequence[str]) -> list[str]:
+    """The query's units: its tokens, with each run of single Chinese characters joined
+    into one word. The segmenter leaves a name it does not know (a brand, a place: 威驰)
+    as single characters; matched one by one, each character would count as a word of
+    the query and match any listing holding it anywhere. Joined, the run matches where its
+    characters stand together (by bigrams)."""
+    units: list[str] = []
+    run: list[str] = []
+    for token in usable(tokens):
+        if len(token) == 1 and is_cjk_token(token):
+            run.append(token)
+            continue
+        if run:
+            units.append("".join(run))
+            run = []
+        units.append(token)
+    if run:
+        units.append("".join(run))
+    return list(dict.fromkeys(units))
+
+
+def unit_clauses(
     tokens: Sequence[str],
     word_fields: Mapping[str, float],
     gram_fields: Mapping[str, float],
     *,
+    expansion: Expansion | None = None,
     fuzzy: Mapping[str, FuzzyTerm] | None = None,
     too_common: TooCommon | None = None,
-    doc_freq: DocFreq | None = None,
-) -> Query | None:
-    """Each token's clause; all must match, or (four tokens or more) most of them.
-
-    When only most must match, a matching document holds at least one of the
-    `count - required + 1` rarest tokens. With `doc_freq`, the clauses of the other tokens
-    are restricted to those documents (a filter that adds nothing to the score): the engine
-    then walks a common word's postings only where a rare word is, instead of all of them.
-    The documents found and their scores are the same.
-    """
-    tokens = usable(tokens)
-    if not tokens:
-        return None
+) -> list[Query]:
+    """One clause per query token: the token as typed, its translations and its spelling
+    variants, as alternatives (the best-scoring way counts most)."""
+    translations = expansion.translations if expansion is not None else {}
     fuzzy = fuzzy or {}
-    clauses = [
-        token_clause(t, word_fields, gram_fields, fuzzy=fuzzy.get(t), too_common=too_common)
-        for t in tokens
-    ]
-    if len(clauses) == 1:
-        return clauses[0]
-    required = required_matches(len(clauses))
-    if doc_freq is not None and required < len(clauses):
-        frequency = {t: sum(doc_freq(name, t) for name in word_fields) for t in tokens}
-        rarest = set(sorted(tokens, key=frequency.__getitem__)[: len(tokens) - required + 1])
-        guard = filter_clause(
-            any_of([c for t, c in zip(tokens, clauses, strict=True) if t in rarest])
-        )
-        clauses = [
-            c if t in rarest else all_of([c, guard]) for t, c in zip(tokens, clauses, strict=True)
-        ]
-    return any_of(clauses, required)
+    units = []
+    for token in query_units(tokens):
+        options = []
+        direct = token_clause(token, word_fields, gram_fields, too_common=too_common)
+        if direct is not None:
+            options.append(direct)
+        for translation in translations.get(token, ()):
+            clause = translation_clause(translation, word_fields, gram_fields, too_common)
+            if clause is not None:
+                options.append(clause)
+        if token in fuzzy:
+            options.append(fuzzy_clause(fuzzy[token], word_fields))
+        if options:
+            units.append(
+                options[0] if len(options) == 1 else Query.disjunction_max_query(options, 0.1)
+            )
+    return units
 
 
-def grams_only_clause(
+def grams_clause(
     grams: Sequence[str], gram_fields: Mapping[str, float], too_common: TooCommon | None = None
 ) -> Query | None:
-    """For a query whose Chinese part yielded no words (only stop characters)."""
+    """Any of the query's Chinese grams anywhere: the last resort of a query nothing else
+    matches, and of a query made only of stop characters."""
     grams = usable(grams)
-    if not grams:
-        return None
     options = [
         boosted(term(name, g), weight)
         for g in grams
         for name, weight in _fields_for(g, gram_fields, too_common).items()
     ]
-    return any_of(options) if options else Query.empty_query()
+    return any_of(options) if options else None
 
 
 def phrase_clauses(
@@ -220,60 +276,28 @@ def phrase_clauses(
     return clauses
 
 
-def _alternative_clause(
-    tokens: Sequence[str],
-    word_fields: Mapping[str, float],
-    gram_fields: Mapping[str, float],
-    weight: float,
-    too_common: TooCommon | None = None,
-) -> Query | None:
-    clauses = [
-        token_clause(t, word_fields, gram_fields, too_common=too_common) for t in usable(tokens)
-    ]
-    if not clauses:
+def _title_grams_clause(analyzed: AnalyzedQuery, title_gram_field: str | None) -> Query | None:
+    """The query's Chinese characters and bigrams anywhere in the title, each adding a
+    little: what a listing shares with the query whatever the segmenter made of both."""
+    if title_gram_field is None:
         return None
-    # A translation of k words stands for `weight` query words: each counts weight / k.
-    return boosted(all_of(clauses), weight / len(clauses))
+    grams = usable(analyzed.grams)
+    if len(grams) < 2:
+        return None
+    return boosted(any_of([term(title_gram_field, g) for g in grams]), TITLE_GRAMS_WEIGHT)
 
 
-def expansion_clause(
-    expansion: Expansion,
-    word_fields: Mapping[str, float],
-    gram_fields: Mapping[str, float],
-    too_common: TooCommon | None = None,
-) -> Query | None:
-    """Matches the translations; scored like a direct match of the query, times
-    EXPANSION_WEIGHT, so results in both languages rank together, the query's own language
-    slightly ahead. Synonyms of one concept do not add up: the best one counts."""
-    required = [
-        token_clause(t, word_fields, gram_fields, too_common=too_common)
-        for t in usable(expansion.required)
-    ]
-    minimum = max(1, expansion.minimum)
-    covered = max(1, expansion.query_tokens - len(required))
-    per_alternative = covered / minimum
-    options = [
-        clause
-        for tokens in expansion.alternatives
-        if (
-            clause := _alternative_clause(
-                tokens, word_fields, gram_fields, per_alternative, too_common
-            )
-        )
-        is not None
-    ]
-    if not options:
+def _characters_clause(analyzed: AnalyzedQuery, title_gram_field: str | None) -> Query | None:
+    """Candidates by characters: a title holding CHARACTERS_SHARE of the query's Chinese
+    characters (at least three of them) is a candidate whatever its words (挖掘机装石斗
+    finds a title of 挖机, 抓石, 装夹, 铲斗). Selects only; the grams bonus scores it."""
+    if title_gram_field is None:
         return None
-    if minimum == 1:
-        core = options[0] if len(options) == 1 else Query.disjunction_max_query(options, 0.1)
-    else:
-        core = any_of(options, min(minimum, len(options)))
-    parts = [(Occur.Must, core), *((Occur.Must, clause) for clause in required)]
-    for tokens in expansion.optional:
-        clause = _alternative_clause(tokens, word_fields, gram_fields, 0.5, too_common)
-        if clause is not None:
-            parts.append((Occur.Should, clause))
-    return boosted(Query.boolean_query(parts), EXPANSION_WEIGHT)
+    characters = [g for g in usable(analyzed.grams) if len(g) == 1]
+    if len(characters) < 3:
+        return None
+    needed = math.ceil(CHARACTERS_SHARE * len(characters))
+    return filter_clause(any_of([term(title_gram_field, c) for c in characters], needed))
 
 
 def text_query(
@@ -285,36 +309,54 @@ def text_query(
     expansion: Expansion | None = None,
     fuzzy: Mapping[str, FuzzyTerm] | None = None,
     too_common: TooCommon | None = None,
-    doc_freq: DocFreq | None = None,
+    relaxed: bool = False,
 ) -> Query | None:
     """The scored text part of a search, or None for an empty query (match everything).
-    With `too_common`, a word does not match in a field where it is boilerplate; with
-    `doc_freq`, long queries are evaluated from their rarest words (`words_clause`)."""
-    main = words_clause(
+
+    A candidate matches `minimum_units` of the query's units (with `relaxed`, one unit or
+    any of the query's Chinese grams: for a query nothing matched otherwise). With
+    `too_common`, a word does not match in a field where it is boilerplate.
+    """
+    units = unit_clauses(
         analyzed.words,
         word_fields,
         gram_fields,
+        expansion=expansion,
         fuzzy=fuzzy,
         too_common=too_common,
-        doc_freq=doc_freq,
     )
-    if main is None:
-        main = grams_only_clause(analyzed.grams, gram_fields, too_common)
-    alternatives = [main] if main is not None else []
-    if expansion is not None:
-        extra = expansion_clause(expansion, word_fields, gram_fields, too_common)
-        if extra is not None:
-            alternatives.append(extra)
+    title_grams = next(iter(gram_fields), None)
+    alternatives: list[Query] = []
+    if units:
+        needed = 1 if relaxed else minimum_units(len(units))
+        alternatives.append(any_of(units, needed if needed > 1 else None))
+    characters = _characters_clause(analyzed, title_grams) if not relaxed else None
+    if characters is not None:
+        alternatives.append(characters)
+    if relaxed or not units:
+        grams = grams_clause(analyzed.grams, gram_fields, too_common)
+        if grams is not None:
+            alternatives.append(filter_clause(grams) if units else grams)
     if not alternatives:
         # Nothing to search for: an empty query shows everything, but a query made only of
         # unusable tokens (one 200-letter "word") matches nothing.
         return None if analyzed.is_empty else Query.empty_query()
     matched = any_of(alternatives)
-    phrases = phrase_clauses(analyzed, phrase_field)
-    if not phrases:
+    bonuses: list[Query] = phrase_clauses(analyzed, phrase_field)
+    if len(units) >= 2:
+        bonuses.append(
+            Query.const_score_query(
+                any_of([filter_clause(u) for u in units], len(units)),
+                ALL_UNITS_BONUS * len(units),
+            )
+        )
+    title_clause = _title_grams_clause(analyzed, title_grams)
+    if title_clause is not None:
+        bonuses.append(title_clause)
+    if not bonuses:
         return matched
     return Query.boolean_query(
-        [(Occur.Must, matched), *((Occur.Should, phrase) for phrase in phrases)]
+        [(Occur.Must, matched), *((Occur.Should, bonus) for bonus in bonuses)]
     )
 
 
@@ -334,19 +376,28 @@ def edit_distance_for(text: str) -> int:
 
 
 def fuzzy_terms(
-    analyzed: AnalyzedQuery, searcher: tantivy.Searcher, word_fields: Iterable[str]
+    analyzed: AnalyzedQuery,
+    searcher: tantivy.Searcher,
+    word_fields: Iterable[str],
+    *,
+    translated: Iterable[str] = (),
 ) -> dict[str, FuzzyTerm]:
-    """Query tokens (stems) to match by similar spelling: those of the unstemmed Latin
-    words (`latin_terms`) of four letters or more that are rare or unknown in the index.
-    Common words, numbers, units and Chinese are matched exactly."""
+    """Query tokens (stems) to match by similar spelling as well: those of the unstemmed
+    Latin words (`latin_terms`) of four letters or more that no document holds and that
+    have no translation (`translated`), at most MAX_FUZZY_WORDS of them, longest first.
+    Known words, numbers, units and Chinese are matched exactly: a fuzzy term walks the
+    term dictionary, so it is paid only where it can help."""
     names = list(word_fields)
     tokens = set(usable(analyzed.words))
+    skip = set(translated)
     fuzzy: dict[str, FuzzyTerm] = {}
-    for typed in analyzed.latin_terms:
+    for typed in sorted(analyzed.latin_terms, key=len, reverse=True):
+        if len(fuzzy) >= MAX_FUZZY_WORDS:
+            break
         if len(typed) < 4 or not typed.isascii() or not typed.isalpha():
             continue
         stems = analyze_words(typed)
-        if len(stems) != 1 or stems[0] not in tokens or stems[0] in fuzzy:
+        if len(stems) != 1 or stems[0] not in tokens or stems[0] in fuzzy or stems[0] in skip:
             continue
         stem = stems[0]
         if is_cjk_token(stem) or len(stem) > MAX_TOKEN_CHARS:
@@ -359,13 +410,6 @@ def fuzzy_terms(
             variants.append((stem, edit_distance_for(stem)))
         fuzzy[stem] = FuzzyTerm(variants=tuple(variants))
     return fuzzy
-
-
-def fuzzy_distances(
-    analyzed: AnalyzedQuery, searcher: tantivy.Searcher, word_fields: Iterable[str]
-) -> dict[str, FuzzyTerm]:
-    """The former name of `fuzzy_terms` (the evaluation script in bench/ uses it)."""
-    return fuzzy_terms(analyzed, searcher, word_fields)
 
 
 #: Description fields: where a word stops matching once it is boilerplate.

@@ -41,7 +41,7 @@ from tradepost.core.languages import (
     LISTING_LANGUAGES,
     normalise_ui_language,
 )
-from tradepost.search.analysis import AnalyzedQuery, analyze_query, analyze_words, normalize
+from tradepost.search.analysis import AnalyzedQuery, analyze_query, normalize
 from tradepost.search.documents import MAX_CATEGORY_DEPTH, CategoryInfo, CategoryTree
 from tradepost.search.facetkeys import (
     EPSILON,
@@ -51,7 +51,7 @@ from tradepost.search.facetkeys import (
     decode,
     key_aggregations,
 )
-from tradepost.search.glossary import expand_query
+from tradepost.search.glossary import translate_words
 from tradepost.search.highlight import highlight_html, is_cjk_token
 from tradepost.search.hydration import load_products, product_card
 from tradepost.search.index import (
@@ -76,11 +76,11 @@ from tradepost.search.querying import (
     CommonTerms,
     Expansion,
     FuzzyTerm,
+    Translation,
     all_of,
     any_of,
     filter_clause,
     fuzzy_terms,
-    required_matches,
     term,
     text_query,
     usable,
@@ -323,51 +323,20 @@ def forget_facet_counts() -> None:
         _facet_cache.clear()
 
 
-def _maximal_sources(matched: Sequence[str]) -> int:
-    """How many of the glossary terms found in a query are not part of a longer one found
-    too ("stainless steel" and "steel" are one concept)."""
-    padded = [f" {normalize(m)} " for m in matched if m]
-    return sum(
-        1
-        for i, source in enumerate(padded)
-        if not any(
-            i != j and source.strip() in other and source != other for j, other in enumerate(padded)
-        )
-    )
-
-
 def expand(text: str, analyzed: AnalyzedQuery) -> Expansion:
-    """The glossary's cross-lingual expansion of the query, as matching clauses.
-
-    Each translation the glossary gives is one alternative (its words all required); a
-    document must match as many alternatives as the query has distinct concepts (up to
-    three, then three quarters), so "stainless steel cup" needs both steel and cup. Latin
-    words the glossary does not cover (brands, model numbers, 12v) are required as typed:
-    they are written the same way in a listing in any language.
-    """
+    """The lexicon's cross-lingual expansion of the query, word by word: each word's
+    translations are weighted alternatives to the word (never requirements), so a word
+    with no translation, a brand or a model number, still matches as typed where it is
+    written and vetoes nothing."""
     if analyzed.is_empty:
         return Expansion()
-    result = expand_query(text)
-    labels = [label for label in result.labels if label]
-    if not labels:
-        return Expansion()
-    alternatives = [usable(analyze_words(label)) for label in labels]
-    alternatives = [tokens for tokens in alternatives if tokens]
-    covered: set[str] = set()
-    for source in (*result.matched, *result.modifier_matched):
-        covered.update(analyze_words(source))
-    required = [
-        token
-        for token in usable(analyzed.words)
-        if not is_cjk_token(token) and token not in covered
-    ]
-    optional = [usable(analyze_words(label)) for label in result.modifier_labels if label]
+    words = usable(analyzed.words)
+    found, labels = translate_words(words)
     return Expansion(
-        alternatives=alternatives,
-        minimum=required_matches(_maximal_sources(result.matched) or 1),
-        required=required,
-        optional=[tokens for tokens in optional if tokens],
-        query_tokens=len(usable(analyzed.words)) or 1,
+        translations={
+            word: [Translation(tuple(t.terms), t.weight) for t in translations]
+            for word, translations in found.items()
+        },
         labels=labels,
     )
 
@@ -375,8 +344,9 @@ def expand(text: str, analyzed: AnalyzedQuery) -> Expansion:
 def highlight_terms(analyzed: AnalyzedQuery, expansion: Expansion) -> set[str]:
     terms = set(usable(analyzed.words))
     terms.update(g for g in analyzed.grams if len(g) == 2)
-    for tokens in expansion.alternatives:
-        terms.update(tokens)
+    for translations in expansion.translations.values():
+        for alternative in translations:
+            terms.update(alternative.tokens)
     return terms
 
 
@@ -922,18 +892,20 @@ class _ProductPlan:
     snap: Snapshot
     filter_clauses: list[Query]
     too_common: CommonTerms
+    fuzzy: dict[str, FuzzyTerm]
 
-    def scored(self, fuzzy: Mapping[str, FuzzyTerm] | None = None) -> Query | None:
-        """The text part (None: no text, everything matches)."""
+    def scored(self, *, relaxed: bool = False) -> Query | None:
+        """The text part (None: no text, everything matches); `relaxed` for the retry of
+        a search that found nothing."""
         return text_query(
             self.analyzed,
             word_fields=PRODUCT_WORD_FIELDS,
             gram_fields=PRODUCT_GRAM_FIELDS,
             phrase_field="title_words",
             expansion=self.expansion,
-            fuzzy=fuzzy,
+            fuzzy=self.fuzzy,
             too_common=self.too_common,
-            doc_freq=self.snap.searcher.doc_freq,
+            relaxed=relaxed,
         )
 
     def search_query(self, scored: Query | None) -> Query:
@@ -946,14 +918,18 @@ def _plan_products(query: Any, filters: ProductFilters) -> _ProductPlan:
     must_have = [filters.category_id] if filters.category_id is not None else []
     tree = category_tree(must_have=must_have)
     snap = snapshot()
+    expansion = expand(text, analyzed)
     return _ProductPlan(
         analyzed=analyzed,
-        expansion=expand(text, analyzed),
+        expansion=expansion,
         filters=filters,
         tree=tree,
         snap=snap,
         filter_clauses=_product_filter_clauses(filters, tree),
         too_common=CommonTerms(snap.searcher),
+        fuzzy=fuzzy_terms(
+            analyzed, snap.searcher, PRODUCT_WORD_FIELDS, translated=expansion.translations
+        ),
     )
 
 
@@ -1001,22 +977,18 @@ def search_products(
     total, ranked, rates = _run(
         snap.searcher, search_query, sort=sort, has_text=has_text, limit=per_page, offset=offset
     )
-    fuzzy_used = False
     if total == 0 and has_text:
-        distances = fuzzy_terms(analyzed, snap.searcher, PRODUCT_WORD_FIELDS)
-        if distances:
-            fuzzy_used = True
-            scored = plan.scored(distances)
-            search_query, has_text = plan.search_query(scored), scored is not None
-            pending = count_facets()
-            total, ranked, rates = _run(
-                snap.searcher,
-                search_query,
-                sort=sort,
-                has_text=has_text,
-                limit=per_page,
-                offset=offset,
-            )
+        scored = plan.scored(relaxed=True)
+        search_query, has_text = plan.search_query(scored), scored is not None
+        pending = count_facets()
+        total, ranked, rates = _run(
+            snap.searcher,
+            search_query,
+            sort=sort,
+            has_text=has_text,
+            limit=per_page,
+            offset=offset,
+        )
 
     with translation.override(language):
         terms = highlight_terms(analyzed, expansion)
@@ -1042,7 +1014,7 @@ def search_products(
         hits=hits,
         facets=facets,
         expansions=expansion.labels,
-        fuzzy_used=fuzzy_used,
+        fuzzy_used=bool(plan.fuzzy),
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )
 
@@ -1125,7 +1097,12 @@ def search_companies(
     expansion = expand(text, analyzed)
     filter_clauses = _company_filter_clauses(filters)
 
-    def build(fuzzy: Mapping[str, FuzzyTerm] | None = None) -> tuple[Query, bool]:
+    snap = snapshot()
+    fuzzy = fuzzy_terms(
+        analyzed, snap.searcher, COMPANY_WORD_FIELDS, translated=expansion.translations
+    )
+
+    def build(*, relaxed: bool = False) -> tuple[Query, bool]:
         scored = text_query(
             analyzed,
             word_fields=COMPANY_WORD_FIELDS,
@@ -1133,34 +1110,26 @@ def search_companies(
             phrase_field="name_words",
             expansion=expansion,
             fuzzy=fuzzy,
+            relaxed=relaxed,
         )
         return _combine(filter_clauses, scored), scored is not None
 
+    def run(search_query: Query, has_text: bool) -> tuple[int, list[tuple[float, int]]]:
+        total, ranked, _rates = _run(
+            snap.searcher,
+            search_query,
+            sort="relevance",
+            has_text=has_text,
+            limit=per_page,
+            offset=(page - 1) * per_page,
+        )
+        return total, ranked
+
     search_query, has_text = build()
-    offset = (page - 1) * per_page
-    snap = snapshot()
-    total, ranked, _rates = _run(
-        snap.searcher,
-        search_query,
-        sort="relevance",
-        has_text=has_text,
-        limit=per_page,
-        offset=offset,
-    )
-    fuzzy_used = False
+    total, ranked = run(search_query, has_text)
     if total == 0 and has_text:
-        distances = fuzzy_terms(analyzed, snap.searcher, COMPANY_WORD_FIELDS)
-        if distances:
-            fuzzy_used = True
-            search_query, has_text = build(distances)
-            total, ranked, _rates = _run(
-                snap.searcher,
-                search_query,
-                sort="relevance",
-                has_text=has_text,
-                limit=per_page,
-                offset=offset,
-            )
+        search_query, has_text = build(relaxed=True)
+        total, ranked = run(search_query, has_text)
     with translation.override(language):
         facets: list[Facet] = []
         if with_facets:
@@ -1193,7 +1162,7 @@ def search_companies(
         hits=hits,
         facets=facets,
         expansions=expansion.labels,
-        fuzzy_used=fuzzy_used,
+        fuzzy_used=bool(fuzzy),
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )
 
@@ -1483,7 +1452,12 @@ def search_requests(
     now_us = _now_us()
     filter_clauses = _request_filter_clauses(filters, tree, now_us)
 
-    def build(fuzzy: Mapping[str, FuzzyTerm] | None = None) -> Query | None:
+    snap = snapshot()
+    fuzzy = fuzzy_terms(
+        analyzed, snap.searcher, REQUEST_WORD_FIELDS, translated=expansion.translations
+    )
+
+    def build(*, relaxed: bool = False) -> Query | None:
         return text_query(
             analyzed,
             word_fields=REQUEST_WORD_FIELDS,
@@ -1491,6 +1465,7 @@ def search_requests(
             phrase_field="title_words",
             expansion=expansion,
             fuzzy=fuzzy,
+            relaxed=relaxed,
         )
 
     # Without words, "relevance" lists the newest first.
@@ -1507,16 +1482,11 @@ def search_requests(
         )
         return search_query, total, ranked
 
-    snap = snapshot()
     scored = build()
     search_query, total, ranked = run(scored)
-    fuzzy_used = False
     if total == 0 and scored is not None:
-        distances = fuzzy_terms(analyzed, snap.searcher, REQUEST_WORD_FIELDS)
-        if distances:
-            fuzzy_used = True
-            scored = build(distances)
-            search_query, total, ranked = run(scored)
+        scored = build(relaxed=True)
+        search_query, total, ranked = run(scored)
 
     with translation.override(language):
         facets: list[Facet] = []
@@ -1548,7 +1518,7 @@ def search_requests(
         hits=hits,
         facets=facets,
         expansions=expansion.labels,
-        fuzzy_used=fuzzy_used,
+        fuzzy_used=bool(fuzzy),
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )
 

@@ -359,9 +359,7 @@ def zero_hit_report(
             expansion = expand(text, analyzed)
             if expansion.translations:
                 expanded += 1
-            fuzzy = fuzzy_terms(
-                analyzed, searcher, word_fields, translated=expansion.translations
-            )
+            fuzzy = fuzzy_terms(analyzed, searcher, word_fields, translated=expansion.translations)
             query = text_query(
                 analyzed,
                 word_fields=word_fields,

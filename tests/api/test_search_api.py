@@ -251,7 +251,20 @@ def test_newest_and_fuzzy_through_the_api(client, catalogue):
     assert hit_ids_of(newest) == [catalogue["en"].id, catalogue["tw"].id]
     fuzzy = client.get(PRODUCTS, {"q": "stainles flsk"}).json()
     assert fuzzy["fuzzy_used"] is True
+    assert set(fuzzy["respelled"]) == {"stainles", "flsk"}
     assert catalogue["en"].id in hit_ids_of(fuzzy)
+
+
+def test_partial_matches_say_which_words_were_not_found(client, catalogue):
+    # "qzzxw" is in no listing and has no spelling neighbour: the flask is still found, and
+    # the answer names the word the best result lacks (as typed, not as a stem).
+    body = client.get(PRODUCTS, {"q": "vacuum flask with qzzxw"}).json()
+    assert set(hit_ids_of(body)) == {catalogue["en"].id, catalogue["tw"].id}
+    assert body["unmatched"] == ["qzzxw"]
+    whole = client.get(PRODUCTS, {"q": "vacuum flasks"}).json()
+    assert whole["unmatched"] == [] and whole["respelled"] == []
+    companies = client.get(COMPANIES, {"q": "ohio qzzxw"}).json()
+    assert companies["hits"] and companies["unmatched"] == ["qzzxw"]
 
 
 def hit_ids_of(body) -> list[int]:

@@ -186,10 +186,22 @@ def test_zero_hits_say_so_and_offer_the_companies_tab(client, catalogue):
     assert "Search companies instead" in html
 
 
-def test_a_misspelling_is_retried_and_the_page_says_so(client, catalogue):
+def test_a_misspelling_is_matched_by_spelling_and_the_page_says_so(client, catalogue):
     response = client.get(URL, {"q": "ceramik"})
     assert hit_ids(response) == [catalogue.mug_vn.id]
-    assert "showing results for similar spellings" in response.content.decode()
+    assert "Also searched similar spellings of: ceramik" in response.content.decode()
+
+
+def test_a_partial_match_names_the_words_not_found(client, catalogue):
+    # No listing has "zzqx": the flasks are still found, and the page says what is missing.
+    response = client.get(URL, {"q": "flask zzqx"})
+    html = response.content.decode()
+    assert hit_ids(response)
+    assert "The best results match only part of your search. Not found: zzqx" in html
+    # A query the best result matches whole says nothing of the kind.
+    assert "search-partial" not in client.get(URL, {"q": "flask"}).content.decode()
+    chinese = client.get("/zh-hans/search/", {"q": "flask zzqx"}).content.decode()
+    assert "以下最佳结果只匹配了您搜索的一部分。未找到：zzqx" in chinese
 
 
 # --- facets -------------------------------------------------------------------------------

@@ -99,6 +99,10 @@ class SearchPageOut(Schema):
     num_pages: int
     expansions: list[str]
     fuzzy_used: bool
+    #: Words no listing holds that were also matched by similar spelling, as typed.
+    respelled: list[str]
+    #: Words of the query the best result does not match (it matches only part of it).
+    unmatched: list[str]
     facets: list[FacetOut]
 
 
@@ -191,6 +195,8 @@ def _page(result: search.SearchPage) -> dict[str, Any]:
         "num_pages": result.num_pages,
         "expansions": result.expansions,
         "fuzzy_used": result.fuzzy_used,
+        "respelled": result.respelled,
+        "unmatched": result.unmatched,
         "facets": _facets(result.facets),
     }
 

@@ -223,9 +223,10 @@ def unit_clauses(
     expansion: Expansion | None = None,
     fuzzy: Mapping[str, FuzzyTerm] | None = None,
     too_common: TooCommon | None = None,
-) -> list[Query]:
-    """One clause per query token: the token as typed, its translations and its spelling
-    variants, as alternatives (the best-scoring way counts most)."""
+) -> list[tuple[str, Query]]:
+    """(unit, clause) for each unit of the query (`query_units`): the unit as typed, its
+    translations and its spelling variants, as alternatives (the best way counts most).
+    A unit with no way left to match (every field boilerplate) is left out."""
     translations = expansion.translations if expansion is not None else {}
     fuzzy = fuzzy or {}
     units = []
@@ -242,9 +243,22 @@ def unit_clauses(
             options.append(fuzzy_clause(fuzzy[token], word_fields))
         if options:
             units.append(
-                options[0] if len(options) == 1 else Query.disjunction_max_query(options, 0.1)
+                (
+                    token,
+                    options[0] if len(options) == 1 else Query.disjunction_max_query(options, 0.1),
+                )
             )
     return units
+
+
+def unit_label(unit: str, analyzed: AnalyzedQuery) -> str:
+    """A unit as the user typed it: the Latin word it is the stem of, else the unit."""
+    if is_cjk_token(unit):
+        return unit
+    for typed in analyzed.latin_terms:
+        if analyze_words(typed) == [unit]:
+            return typed
+    return unit
 
 
 def grams_clause(
@@ -317,14 +331,17 @@ def text_query(
     any of the query's Chinese grams: for a query nothing matched otherwise). With
     `too_common`, a word does not match in a field where it is boilerplate.
     """
-    units = unit_clauses(
-        analyzed.words,
-        word_fields,
-        gram_fields,
-        expansion=expansion,
-        fuzzy=fuzzy,
-        too_common=too_common,
-    )
+    units = [
+        clause
+        for _unit, clause in unit_clauses(
+            analyzed.words,
+            word_fields,
+            gram_fields,
+            expansion=expansion,
+            fuzzy=fuzzy,
+            too_common=too_common,
+        )
+    ]
     title_grams = next(iter(gram_fields), None)
     alternatives: list[Query] = []
     if units:

@@ -67,7 +67,9 @@ from tradepost.search.index import (
     REQUEST_GRAM_FIELDS,
     REQUEST_WORD_FIELDS,
     Snapshot,
+    company_key,
     product_key,
+    request_key,
     schema,
     searcher,
     snapshot,
@@ -83,6 +85,8 @@ from tradepost.search.querying import (
     fuzzy_terms,
     term,
     text_query,
+    unit_clauses,
+    unit_label,
     usable,
 )
 
@@ -257,9 +261,14 @@ class SearchPage:
     facets: list[Facet]
     #: Glossary expansions searched too, to show ("also searched: 保温杯").
     expansions: list[str]
-    #: True when nothing matched as typed and rare words were matched by similar spelling.
+    #: True when words no listing holds were also matched by similar spelling.
     fuzzy_used: bool
     took_ms: float
+    #: Those words, as typed ("kettel").
+    respelled: list[str] = field(default_factory=list)
+    #: Words of the query the best result does not match, as typed, when it matches only
+    #: part of the query (shown: "not found: …"); empty when it matches all of it.
+    unmatched: list[str] = field(default_factory=list)
 
     @property
     def num_pages(self) -> int:
@@ -339,6 +348,25 @@ def expand(text: str, analyzed: AnalyzedQuery) -> Expansion:
         },
         labels=labels,
     )
+
+
+def respelled_words(analyzed: AnalyzedQuery, fuzzy: Mapping[str, FuzzyTerm]) -> list[str]:
+    return [unit_label(unit, analyzed) for unit in fuzzy]
+
+
+def missing_words(
+    s: Searcher, analyzed: AnalyzedQuery, units: Sequence[tuple[str, Query]], key: str
+) -> list[str]:
+    """The units of the query that the document with this `key` does not match, as typed
+    (one search of a single document per unit)."""
+    if len(units) < 2:
+        return []
+    document = term("key", key)
+    return [
+        unit_label(unit, analyzed)
+        for unit, clause in units
+        if not int(s.search(all_of([document, clause]), 1, True).count or 0)  # type: ignore[attr-defined]
+    ]
 
 
 def highlight_terms(analyzed: AnalyzedQuery, expansion: Expansion) -> set[str]:
@@ -911,6 +939,16 @@ class _ProductPlan:
     def search_query(self, scored: Query | None) -> Query:
         return _combine(self.filter_clauses, scored)
 
+    def units(self) -> list[tuple[str, Query]]:
+        return unit_clauses(
+            self.analyzed.words,
+            PRODUCT_WORD_FIELDS,
+            PRODUCT_GRAM_FIELDS,
+            expansion=self.expansion,
+            fuzzy=self.fuzzy,
+            too_common=self.too_common,
+        )
+
 
 def _plan_products(query: Any, filters: ProductFilters) -> _ProductPlan:
     text = _clean_query(query)
@@ -990,6 +1028,9 @@ def search_products(
             offset=offset,
         )
 
+    unmatched = []
+    if ranked and has_text and page == 1 and sort == "relevance":
+        unmatched = missing_words(snap.searcher, analyzed, plan.units(), product_key(ranked[0][1]))
     with translation.override(language):
         terms = highlight_terms(analyzed, expansion)
         hits = [
@@ -1015,6 +1056,8 @@ def search_products(
         facets=facets,
         expansions=expansion.labels,
         fuzzy_used=bool(plan.fuzzy),
+        respelled=respelled_words(analyzed, plan.fuzzy),
+        unmatched=unmatched,
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )
 
@@ -1130,6 +1173,16 @@ def search_companies(
     if total == 0 and has_text:
         search_query, has_text = build(relaxed=True)
         total, ranked = run(search_query, has_text)
+    unmatched = []
+    if ranked and has_text and page == 1:
+        units = unit_clauses(
+            analyzed.words,
+            COMPANY_WORD_FIELDS,
+            COMPANY_GRAM_FIELDS,
+            expansion=expansion,
+            fuzzy=fuzzy,
+        )
+        unmatched = missing_words(snap.searcher, analyzed, units, company_key(ranked[0][1]))
     with translation.override(language):
         facets: list[Facet] = []
         if with_facets:
@@ -1163,6 +1216,8 @@ def search_companies(
         facets=facets,
         expansions=expansion.labels,
         fuzzy_used=bool(fuzzy),
+        respelled=respelled_words(analyzed, fuzzy),
+        unmatched=unmatched,
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )
 
@@ -1487,6 +1542,16 @@ def search_requests(
     if total == 0 and scored is not None:
         scored = build(relaxed=True)
         search_query, total, ranked = run(scored)
+    unmatched = []
+    if ranked and scored is not None and page == 1 and sort == "relevance":
+        units = unit_clauses(
+            analyzed.words,
+            REQUEST_WORD_FIELDS,
+            REQUEST_GRAM_FIELDS,
+            expansion=expansion,
+            fuzzy=fuzzy,
+        )
+        unmatched = missing_words(snap.searcher, analyzed, units, request_key(ranked[0][1]))
 
     with translation.override(language):
         facets: list[Facet] = []
@@ -1519,6 +1584,8 @@ def search_requests(
         facets=facets,
         expansions=expansion.labels,
         fuzzy_used=bool(fuzzy),
+        respelled=respelled_words(analyzed, fuzzy),
+        unmatched=unmatched,
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )
 

@@ -15,6 +15,7 @@ from tradepost.search.glossary import (
     expand_query,
     glossary_pairs,
     load_glossary,
+    translate_words,
 )
 
 HAN = re.compile("[\u4e00-\u9fff]")
@@ -132,7 +133,8 @@ def test_translations_that_analyse_alike_are_one():
 
 def test_trade_and_marketing_words_are_kept_apart():
     expansion = expand_query("卫裤2021新款时尚")
-    assert expansion.labels == ["sweatpants"]
+    # The curated glossary first, then the lexicon's (joggers...).
+    assert expansion.labels[0] == "sweatpants"
     assert expansion.matched == ["卫裤"]
     assert {"new arrival", "fashion"} <= set(expansion.modifier_labels)
     assert expansion.modifier_matched == ["新款", "时尚"]
@@ -177,8 +179,8 @@ def test_ballpoint_pen_in_chinese_expands_to_english():
 
 def test_traditional_chinese_is_folded_before_lookup():
     expansion = expand_query("鋼筆")
-    assert expansion.labels == ["fountain pen"]
-    assert expansion.terms == analyze_words("fountain pen")
+    assert expansion.labels[0] == "fountain pen"
+    assert expansion.terms[:2] == analyze_words("fountain pen")
     assert expand_query("不鏽鋼保溫杯").labels == expand_query("不锈钢保温杯").labels
 
 
@@ -248,7 +250,7 @@ def test_category_names_are_folded_in(monkeypatch):
     glossary_module.load_glossary.cache_clear()
     try:
         assert expand_query("widget sprocket").labels[0] == "小部件链轮"
-        assert expand_query("花哨小玩意").labels == ["fancy gizmos"]
+        assert expand_query("花哨小玩意").labels[0] == "fancy gizmos"
     finally:
         glossary_module.load_glossary.cache_clear()
 
@@ -275,3 +277,53 @@ def test_shipped_category_tree_is_folded_in():
         pytest.skip("the category tree data file is not present")
     loaded = set(glossary_pairs())
     assert {(english.lower(), chinese) for english, chinese in pairs} <= loaded
+
+
+# --- word by word (ranked search) ---------------------------------------------------------
+
+
+def _translations(query: str) -> dict[str, list[str]]:
+    found, _labels = translate_words(analyze_words(query))
+    return {word: [t.label for t in ts] for word, ts in found.items()}
+
+
+def test_a_phrase_is_translated_as_a_phrase_before_its_words():
+    found = _translations("vacuum flask for tea")
+    # "vacuum flask" is one term: both words carry its translations, never "vacuum" alone.
+    assert "保温杯" in found["vacuum"] and found["vacuum"] == found["flask"]
+    assert not any("吸尘" in label for label in found["vacuum"])
+    # The longest term wins: the whole phrase when the lexicon has it.
+    assert _translations("stainless steel vacuum flask")["stainless"] == ["不锈钢保温杯"]
+
+
+def test_words_the_lexicon_does_not_know_get_no_translation():
+    found = _translations("zorblex vacuum flask")
+    assert "zorblex" not in found and "vacuum" in found
+
+
+def test_translations_are_weighted_surest_first_and_bounded():
+    found, _labels = translate_words(analyze_words("case"))
+    weights = [t.weight for t in found["case"]]
+    assert weights == sorted(weights, reverse=True)
+    assert all(0 < w <= 1 for w in weights)
+    assert len([t for t in found["case"] if t.weight > 0.5]) <= 3
+
+
+def test_chinese_words_translate_to_english_and_a_compound_through_its_head():
+    assert "fountain pen" in _translations("鋼筆")["钢笔"]
+    glossary = load_glossary()
+    # A word the lexicon lacks is looked up by its ending, the head of the compound...
+    entry = glossary_module._chinese_entry("蓝色手机壳", glossary)
+    assert entry is not None and entry[0] == "手机壳"
+    # ...never by its beginning (拉拉 of 拉拉裤 is something else entirely).
+    assert glossary_module._chinese_entry("拉拉裤", glossary) is None
+
+
+def test_synonyms_come_through_the_other_language_below_the_translations():
+    found, _labels = translate_words(analyze_words("thermos"))
+    labels = [t.label for t in found["thermo"]]
+    weights = {t.label: t.weight for t in found["thermo"]}
+    chinese = [label for label in labels if any("\u4e00" <= ch <= "\u9fff" for ch in label)]
+    english = [label for label in labels if label not in chinese]
+    assert chinese and english  # 保温瓶..., and English words translated the same way
+    assert max(weights[e] for e in english) <= max(weights[c] for c in chinese)

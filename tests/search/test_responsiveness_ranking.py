@@ -70,7 +70,9 @@ def test_a_better_match_still_beats_a_more_responsive_supplier(two_suppliers):
     )
     index(in_title, in_description)
     ranked = _ids(selectors.search_products(query="thermos", language="en"))
-    assert ranked == [in_title.pk, in_description.pk]
+    # (The suppliers' vacuum flasks are found too, through the lexicon's synonyms.)
+    assert ranked[0] == in_title.pk
+    assert ranked.index(in_title.pk) < ranked.index(in_description.pk)
 
 
 def test_the_boost_is_bounded():

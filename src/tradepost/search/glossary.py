@@ -191,6 +191,9 @@ class Glossary:
     max_chinese_chars: int = 0
     #: analysed forms of `MODIFIERS`
     modifier_keys: frozenset[tuple[str, ...]] = frozenset()
+    #: Chinese terms paired with a modifier (新款, 女装...): a modifier in any pair after
+    #: (the lexicon's "new style" for 新款 is still a modifier)
+    modifier_chinese: set[str] = field(default_factory=set)
 
     def add(
         self,
@@ -212,7 +215,9 @@ class Glossary:
         if not english_tokens or not chinese_tokens:
             return False
         self.pairs.append((english, chinese))
-        modifier = english_tokens in self.modifier_keys
+        modifier = english_tokens in self.modifier_keys or chinese_key in self.modifier_chinese
+        if modifier:
+            self.modifier_chinese.add(chinese_key)
         # Translations that analyse alike ("gloves", "glove") are one: the first is kept.
         _, translations = self.english.setdefault(english_tokens, (english, []))
         if all(t.terms != chinese_tokens for t in translations):
@@ -504,18 +509,47 @@ def _best(translations: list[_Translation]) -> list[_Translation]:
 
 
 def _chinese_entry(token: str, glossary: Glossary) -> _Entry | None:
-    """The entry of a Chinese query word: the word itself, else its longest part of two
-    characters or more, preferring the end (the head of a Chinese compound: 手机壳套 ->
-    手机壳)."""
+    """The entry of a Chinese query word: the word itself, else its longest ending of two
+    characters or more (the head of a Chinese compound: 手机壳套 -> 手机壳). Beginnings
+    are not tried: 拉拉 of 拉拉裤 is another thing entirely."""
     entry = glossary.chinese.get(token)
     if entry is not None or len(token) < 3:
         return entry
-    for length in range(len(token) - 1, 1, -1):
-        for start in range(len(token) - length, -1, -1):
-            entry = glossary.chinese.get(token[start : start + length])
-            if entry is not None:
-                return entry
+    for start in range(1, len(token) - 1):
+        entry = glossary.chinese.get(token[start:])
+        if entry is not None:
+            return entry
     return None
+
+
+#: Weight of a synonym found through the other language, times both translations' weights.
+SYNONYM_WEIGHT = 0.5
+
+
+def _synonyms(
+    covered: list[str], translations: list[TokenTranslation], glossary: Glossary
+) -> list[TokenTranslation]:
+    """Words of the query's own language that translate the same way (例假 and 经期 are
+    both "menstruation"), at most TRANSLATIONS_PER_TERM of them, weighted by how sure both
+    translations are: a listing may use another word for what the buyer typed."""
+    chinese = bool(_HAN_RE.match(covered[0]))
+    own = "".join(covered) if chinese else " ".join(covered)
+    found: dict[tuple[str, ...], TokenTranslation] = {}
+    for translation in translations:
+        entry = (
+            glossary.english.get(translation.terms)
+            if chinese
+            else glossary.chinese.get(normalize(translation.label))
+        )
+        if entry is None:
+            continue
+        for back in _best(entry[1]):
+            text = "".join(back.terms) if chinese else " ".join(back.terms)
+            if text == own or back.terms in found:
+                continue
+            weight = round(translation.weight * back.weight * SYNONYM_WEIGHT, 3)
+            found[back.terms] = TokenTranslation(back.terms, weight, back.label)
+    return sorted(found.values(), key=lambda t: -t.weight)[:TRANSLATIONS_PER_TERM]
 
 
 def translate_words(words: list[str]) -> tuple[dict[str, list[TokenTranslation]], list[str]]:
@@ -537,6 +571,12 @@ def translate_words(words: list[str]) -> tuple[dict[str, list[TokenTranslation]]
             for t in _best(entry[1])
             if not set(t.terms) & set(covered)
         ]
+        chosen += [
+            synonym
+            for synonym in _synonyms(covered, chosen, glossary)
+            if not set(synonym.terms) & set(covered)
+        ]
+        chosen.sort(key=lambda t: -t.weight)
         if not chosen:
             return
         for word in covered:

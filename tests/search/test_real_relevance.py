@@ -70,4 +70,5 @@ def test_the_scores_are_computed_as_documented():
 
 
 def test_the_plain_reference_tokens_are_characters_and_latin_words():
-    assert relevance_bench.reference_tokens("ＳＯＦＴ 99 鍍膜車蠟") == ["soft", "99", "鍍", "膜", "車", "蠟"]
+    tokens = relevance_bench.reference_tokens("ＳＯＦＴ 99 鍍膜車蠟")
+    assert tokens == ["soft", "99", "鍍", "膜", "車", "蠟"]

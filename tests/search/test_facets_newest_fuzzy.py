@@ -181,3 +181,14 @@ def test_the_fuzzy_retry_only_touches_rare_words(drills):
     assert {hit.product.id for hit in partial.hits} == {d.id for d in drills}
     both = search_products(query="electric kettel", language="en")
     assert both.fuzzy_used and [hit.product.id for hit in both.hits] == [drills[2].id]
+
+
+def test_a_run_together_word_matches_its_two_words(drills):
+    drill, other, kettle = drills
+    # "cordlessdrill" is in no listing and too far from any word to be a misspelling.
+    result = search_products(query="cordlessdrill", language="en")
+    assert {hit.product.id for hit in result.hits} == {drill.id, other.id}
+    assert result.respelled == ["cordlessdrill"]
+    # Short words are never split, and a split needs both parts in the index.
+    terms = fuzzy_terms(analyze_query("kettlezzqq"), search_index.searcher(), PRODUCT_WORD_FIELDS)
+    assert terms["kettlezzqq"].parts == ()

@@ -156,17 +156,22 @@ def token_clause(
 
 
 def fuzzy_clause(fuzzy: FuzzyTerm, word_fields: Mapping[str, float]) -> Query:
-    """A rare word matched by similar spelling."""
-    return any_of(
-        [
-            boosted(
-                Query.fuzzy_term_query(schema(), name, text, distance=distance),
-                weight * FUZZY_WEIGHT,
-            )
-            for text, distance in fuzzy.variants
-            for name, weight in word_fields.items()
+    """A rare word matched by similar spelling, or as the two words it runs together."""
+    options = [
+        boosted(
+            Query.fuzzy_term_query(schema(), name, text, distance=distance),
+            weight * FUZZY_WEIGHT,
+        )
+        for text, distance in fuzzy.variants
+        for name, weight in word_fields.items()
+    ]
+    if fuzzy.parts:
+        parts = [
+            any_of([boosted(term(name, part), weight) for name, weight in word_fields.items()])
+            for part in fuzzy.parts
         ]
-    )
+        options.append(boosted(all_of(parts), 1.0 / len(parts)))
+    return any_of(options)
 
 
 def translation_clause(
@@ -385,6 +390,36 @@ class FuzzyTerm:
     stems to "cordl", three edits from "cordless", one from what was typed)."""
 
     variants: tuple[tuple[str, int], ...]
+    #: Two indexed words the typed word may be run together from ("heynaofficial" ->
+    #: "heyna" + "official"), as indexed tokens; empty when there is no such split.
+    parts: tuple[str, ...] = ()
+
+
+#: A word of at least this many letters may be split in two indexed words...
+SPLIT_MIN_CHARS = 7
+#: ...each of at least this many.
+SPLIT_MIN_PART = 3
+
+
+def split_word(
+    typed: str, searcher: tantivy.Searcher, names: Sequence[str]
+) -> tuple[str, ...]:
+    """The split of a run-together word into two words the index holds, as indexed tokens
+    (the split whose rarer part is the most frequent), or ()."""
+    best: tuple[int, tuple[str, ...]] = (0, ())
+    for cut in range(SPLIT_MIN_PART, len(typed) - SPLIT_MIN_PART + 1):
+        tokens = []
+        for part in (typed[:cut], typed[cut:]):
+            analysed = analyze_words(part)
+            if len(analysed) != 1:
+                break
+            tokens.append(analysed[0])
+        if len(tokens) != 2:
+            continue
+        rarer = min(sum(searcher.doc_freq(name, t) for name in names) for t in tokens)
+        if rarer > best[0]:
+            best = (rarer, tuple(tokens))
+    return best[1]
 
 
 def edit_distance_for(text: str) -> int:
@@ -401,7 +436,8 @@ def fuzzy_terms(
 ) -> dict[str, FuzzyTerm]:
     """Query tokens (stems) to match by similar spelling as well: those of the unstemmed
     Latin words (`latin_terms`) of four letters or more that no document holds and that
-    have no translation (`translated`), at most MAX_FUZZY_WORDS of them, longest first.
+    have no translation (`translated`), at most MAX_FUZZY_WORDS of them, longest first;
+    a long one may also match as two indexed words run together (`split_word`).
     Known words, numbers, units and Chinese are matched exactly: a fuzzy term walks the
     term dictionary, so it is paid only where it can help."""
     names = list(word_fields)
@@ -425,7 +461,8 @@ def fuzzy_terms(
         variants = [(typed, edit_distance_for(typed))]
         if stem != typed and len(stem) >= 3:
             variants.append((stem, edit_distance_for(stem)))
-        fuzzy[stem] = FuzzyTerm(variants=tuple(variants))
+        parts = split_word(typed, searcher, names) if len(typed) >= SPLIT_MIN_CHARS else ()
+        fuzzy[stem] = FuzzyTerm(variants=tuple(variants), parts=parts)
     return fuzzy
 
 

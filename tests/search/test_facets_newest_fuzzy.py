@@ -184,7 +184,7 @@ def test_the_fuzzy_retry_only_touches_rare_words(drills):
 
 
 def test_a_run_together_word_matches_its_two_words(drills):
-    drill, other, kettle = drills
+    drill, other, _kettle = drills
     # "cordlessdrill" is in no listing and too far from any word to be a misspelling.
     result = search_products(query="cordlessdrill", language="en")
     assert {hit.product.id for hit in result.hits} == {drill.id, other.id}

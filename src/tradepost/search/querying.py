@@ -401,9 +401,7 @@ SPLIT_MIN_CHARS = 7
 SPLIT_MIN_PART = 3
 
 
-def split_word(
-    typed: str, searcher: tantivy.Searcher, names: Sequence[str]
-) -> tuple[str, ...]:
+def split_word(typed: str, searcher: tantivy.Searcher, names: Sequence[str]) -> tuple[str, ...]:
     """The split of a run-together word into two words the index holds, as indexed tokens
     (the split whose rarer part is the most frequent), or ()."""
     best: tuple[int, tuple[str, ...]] = (0, ())

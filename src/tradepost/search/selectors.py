@@ -362,11 +362,15 @@ def missing_words(
     if len(units) < 2:
         return []
     document = term("key", key)
-    return [
-        unit_label(unit, analyzed)
-        for unit, clause in units
-        if not int(s.search(all_of([document, clause]), 1, True).count or 0)  # type: ignore[attr-defined]
-    ]
+
+    def holds(clause: Query) -> bool:
+        found = s.search(all_of([document, clause]), 1, True)
+        return bool(found.count)  # type: ignore[attr-defined]  # missing from the stubs
+
+    # One search when the document has every unit (the usual case), one per unit otherwise.
+    if holds(any_of([clause for _unit, clause in units], len(units))):
+        return []
+    return [unit_label(unit, analyzed) for unit, clause in units if not holds(clause)]
 
 
 def highlight_terms(analyzed: AnalyzedQuery, expansion: Expansion) -> set[str]:

@@ -337,7 +337,7 @@ def zero_hit_report(
     checks: dict[str, Sequence[str]] | None = None,
 ) -> ZeroHitReport:
     from tradepost.search.analysis import analyze_query
-    from tradepost.search.querying import fuzzy_terms, text_query
+    from tradepost.search.querying import RELAXED, fuzzy_terms, text_query
     from tradepost.search.selectors import expand
 
     word_fields = {"title_words": 3.0}
@@ -377,7 +377,7 @@ def zero_hit_report(
                     phrase_field="title_words",
                     expansion=expansion,
                     fuzzy=fuzzy,
-                    relaxed=True,
+                    breadth=RELAXED,
                 )
                 if count(relaxed):
                     rescued += 1

@@ -10,7 +10,16 @@ import pytest
 
 from tests.factories import make_product
 from tests.search.factories import index
-from tradepost.search.querying import minimum_units, query_units
+from tradepost.search.analysis import analyze_query
+from tradepost.search.querying import (
+    NARROW,
+    RELAXED,
+    WIDEN_BELOW,
+    WIDER,
+    minimum_units,
+    query_units,
+    widen,
+)
 from tradepost.search.selectors import search_products
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +83,29 @@ def test_single_chinese_characters_the_segmenter_left_alone_are_one_unit():
     # together (by their bigrams), not as words of their own.
     assert query_units(["威", "驰", "室外", "天线"]) == ["威驰", "室外", "天线"]
     assert query_units(["按摩", "垫"]) == ["按摩", "垫"]
+
+
+def test_a_search_widens_only_while_it_finds_few():
+    chinese = analyze_query("挖掘机装石斗")
+    latin = analyze_query("lid qwertyzzz")
+    # Few candidates: titles holding most of the query's characters are added...
+    assert widen(NARROW, 5, chinese) == WIDER
+    # ...not when the words found plenty (that pass would walk much of the catalogue).
+    assert widen(NARROW, WIDEN_BELOW, chinese) is None
+    # Any word or gram only when nothing was found.
+    assert widen(WIDER, 3, chinese) is None
+    assert widen(WIDER, 0, chinese) == RELAXED
+    assert widen(NARROW, 0, latin) == RELAXED
+    assert widen(NARROW, 3, latin) is None
+    assert widen(RELAXED, 0, latin) is None
+
+
+def test_titles_sharing_the_query_characters_are_found_when_its_words_are_not():
+    title = "拇指夹挖机抓木掘抓石装夹石料机卸夹铲斗"
+    listing = make_product(title=title, original_language="zh-hans")
+    # This one has the query's words, so the search does find something as typed (and is
+    # never relaxed to "any word"): the first listing comes by its characters.
+    whole = make_product(title="挖掘机 装石斗", original_language="zh-hans")
+    index(listing, whole)
+    ids = [hit.product.id for hit in search_products(query="挖掘机装石斗", language="zh-hans").hits]
+    assert ids == [whole.id, listing.id]

@@ -15,7 +15,13 @@ queries that miss.
 
 Reached with the demo below (seed 20250601, 60 companies, 1,200 products), 307 queries:
 MRR@10 = 0.9804 when written (0.9714 before the glossary pairs the collection showed were
-missing); 0.9836 since the fuzzy retry starts from the words as typed (misspelt 0.95 -> 1.0).
+missing); 0.9836 since the fuzzy retry starts from the words as typed (misspelt 0.95 -> 1.0);
+0.9785 with ranked retrieval (ADR 0008), where translations are no longer looked for in
+descriptions: an English query lists the English listings that name the product in their
+title before Chinese listings that name it (cross_en_zh 1.0 -> 0.953: "jeans" finds the
+Chinese jeans at rank 8, after English ones). This collection flatters the glossary (it was
+written from the same vocabulary) and only guards against regressions; the judged real
+queries (tests/search/test_real_relevance.py) decide ranking changes.
 Per class then: english 1.0000 (60), simplified 1.0000 (65), traditional 0.9833 (40),
 cross_en_zh 1.0000 (40), cross_zh_en 0.8790 (36), misspelt 1.0000 (20), units 1.0000 (34),
 fullwidth 1.0000 (12). Known misses: Chinese queries whose right answers are English listings
@@ -62,15 +68,15 @@ CLASSES = (
 )
 
 #: MRR@10 reached when the collection was written, rounded down to two decimals.
-MRR_THRESHOLD = 0.98
+MRR_THRESHOLD = 0.97
 #: Per class, for the record (not enforced one by one).
 REACHED_BY_CLASS = {
     "english": 1.0,
     "simplified": 1.0,
-    "traditional": 0.9833,
-    "cross_en_zh": 1.0,
-    "cross_zh_en": 0.879,
-    "misspelt": 0.95,
+    "traditional": 1.0,
+    "cross_en_zh": 0.9531,
+    "cross_zh_en": 0.8688,
+    "misspelt": 1.0,
     "units": 1.0,
     "fullwidth": 1.0,
 }

@@ -48,8 +48,15 @@ ALL_UNITS_BONUS = 3.0
 #: (what a title shares with the query whatever the segmenter made of both), on top of
 #: the units.
 TITLE_GRAMS_WEIGHT = 2.0
-#: A title holding this share of the query's Chinese characters is a candidate.
+#: A title holding this share of the query's Chinese characters is a candidate (at the
+#: WIDER breadth).
 CHARACTERS_SHARE = 0.8
+
+#: Breadths of a search (`text_query`): the query's units; also titles holding most of its
+#: Chinese characters; any of its units or grams.
+NARROW, WIDER, RELAXED = 0, 1, 2
+#: A search finding fewer candidates than this is run again one breadth wider.
+WIDEN_BELOW = 100
 
 
 @dataclass(frozen=True)
@@ -335,6 +342,27 @@ def _characters_clause(analyzed: AnalyzedQuery, title_gram_field: str | None) ->
     return filter_clause(any_of([term(title_gram_field, c) for c in characters], needed))
 
 
+def breadths(analyzed: AnalyzedQuery) -> list[int]:
+    """The breadths worth trying for this query, narrowest first (WIDER only changes
+    anything for a query of three Chinese characters or more)."""
+    characters = sum(1 for g in usable(analyzed.grams) if len(g) == 1)
+    return [NARROW, WIDER, RELAXED] if characters >= 3 else [NARROW, RELAXED]
+
+
+def widen(breadth: int, total: int, analyzed: AnalyzedQuery) -> int | None:
+    """The next breadth to try after finding `total` candidates at `breadth`, or None.
+    A search is widened while it finds fewer than WIDEN_BELOW candidates (only to RELAXED
+    when it found none): few candidates leave room for listings that share the query's
+    characters without its words; many do not, and widening them would cost a pass
+    over a large part of the catalogue."""
+    later = [b for b in breadths(analyzed) if b > breadth]
+    if not later or total >= WIDEN_BELOW:
+        return None
+    if later[0] == RELAXED and total > 0:
+        return None
+    return later[0]
+
+
 def text_query(
     analyzed: AnalyzedQuery,
     *,
@@ -344,13 +372,15 @@ def text_query(
     expansion: Expansion | None = None,
     fuzzy: Mapping[str, FuzzyTerm] | None = None,
     too_common: TooCommon | None = None,
-    relaxed: bool = False,
+    breadth: int = 0,
 ) -> Query | None:
     """The scored text part of a search, or None for an empty query (match everything).
 
-    A candidate matches `minimum_units` of the query's units (with `relaxed`, one unit or
-    any of the query's Chinese grams: for a query nothing matched otherwise). With
-    `too_common`, a word does not match in a field where it is boilerplate.
+    Which listings are candidates grows with `breadth` (`NARROW`, `WIDER`, `RELAXED`):
+    those matching `minimum_units` of the query's units; or also those whose title holds
+    most of the query's Chinese characters; or any unit or any of the query's Chinese
+    grams (for a query nothing matched otherwise). The score is the same at every breadth.
+    With `too_common`, a word does not match in a field where it is boilerplate.
     """
     units = [
         clause
@@ -366,12 +396,13 @@ def text_query(
     title_grams = next(iter(gram_fields), None)
     alternatives: list[Query] = []
     if units:
-        needed = 1 if relaxed else minimum_units(len(units))
+        needed = 1 if breadth >= RELAXED else minimum_units(len(units))
         alternatives.append(any_of(units, needed if needed > 1 else None))
-    characters = _characters_clause(analyzed, title_grams) if not relaxed else None
-    if characters is not None:
-        alternatives.append(characters)
-    if relaxed or not units:
+    if breadth == WIDER:
+        characters = _characters_clause(analyzed, title_grams)
+        if characters is not None:
+            alternatives.append(characters)
+    if breadth >= RELAXED or not units:
         grams = grams_clause(analyzed.grams, gram_fields, too_common)
         if grams is not None:
             alternatives.append(filter_clause(grams) if units else grams)

@@ -75,6 +75,7 @@ from tradepost.search.index import (
     snapshot,
 )
 from tradepost.search.querying import (
+    NARROW,
     CommonTerms,
     Expansion,
     FuzzyTerm,
@@ -88,6 +89,7 @@ from tradepost.search.querying import (
     unit_clauses,
     unit_label,
     usable,
+    widen,
 )
 
 SORTS = ("relevance", "newest", "price_asc", "price_desc")
@@ -926,9 +928,9 @@ class _ProductPlan:
     too_common: CommonTerms
     fuzzy: dict[str, FuzzyTerm]
 
-    def scored(self, *, relaxed: bool = False) -> Query | None:
-        """The text part (None: no text, everything matches); `relaxed` for the retry of
-        a search that found nothing."""
+    def scored(self, *, breadth: int = NARROW) -> Query | None:
+        """The text part (None: no text, everything matches) at this breadth
+        (`querying.text_query`)."""
         return text_query(
             self.analyzed,
             word_fields=PRODUCT_WORD_FIELDS,
@@ -937,7 +939,7 @@ class _ProductPlan:
             expansion=self.expansion,
             fuzzy=self.fuzzy,
             too_common=self.too_common,
-            relaxed=relaxed,
+            breadth=breadth,
         )
 
     def search_query(self, scored: Query | None) -> Query:
@@ -1019,9 +1021,11 @@ def search_products(
     total, ranked, rates = _run(
         snap.searcher, search_query, sort=sort, has_text=has_text, limit=per_page, offset=offset
     )
-    if total == 0 and has_text:
-        scored = plan.scored(relaxed=True)
-        search_query, has_text = plan.search_query(scored), scored is not None
+    breadth = NARROW
+    while has_text and (wider := widen(breadth, total, analyzed)) is not None:
+        breadth = wider
+        scored = plan.scored(breadth=breadth)
+        search_query = plan.search_query(scored)
         pending = count_facets()
         total, ranked, rates = _run(
             snap.searcher,
@@ -1149,7 +1153,7 @@ def search_companies(
         analyzed, snap.searcher, COMPANY_WORD_FIELDS, translated=expansion.translations
     )
 
-    def build(*, relaxed: bool = False) -> tuple[Query, bool]:
+    def build(breadth: int) -> tuple[Query, bool]:
         scored = text_query(
             analyzed,
             word_fields=COMPANY_WORD_FIELDS,
@@ -1157,7 +1161,7 @@ def search_companies(
             phrase_field="name_words",
             expansion=expansion,
             fuzzy=fuzzy,
-            relaxed=relaxed,
+            breadth=breadth,
         )
         return _combine(filter_clauses, scored), scored is not None
 
@@ -1172,10 +1176,12 @@ def search_companies(
         )
         return total, ranked
 
-    search_query, has_text = build()
+    breadth = NARROW
+    search_query, has_text = build(breadth)
     total, ranked = run(search_query, has_text)
-    if total == 0 and has_text:
-        search_query, has_text = build(relaxed=True)
+    while has_text and (wider := widen(breadth, total, analyzed)) is not None:
+        breadth = wider
+        search_query, has_text = build(breadth)
         total, ranked = run(search_query, has_text)
     unmatched = []
     if ranked and has_text and page == 1:
@@ -1516,7 +1522,7 @@ def search_requests(
         analyzed, snap.searcher, REQUEST_WORD_FIELDS, translated=expansion.translations
     )
 
-    def build(*, relaxed: bool = False) -> Query | None:
+    def build(breadth: int) -> Query | None:
         return text_query(
             analyzed,
             word_fields=REQUEST_WORD_FIELDS,
@@ -1524,7 +1530,7 @@ def search_requests(
             phrase_field="title_words",
             expansion=expansion,
             fuzzy=fuzzy,
-            relaxed=relaxed,
+            breadth=breadth,
         )
 
     # Without words, "relevance" lists the newest first.
@@ -1541,10 +1547,12 @@ def search_requests(
         )
         return search_query, total, ranked
 
-    scored = build()
+    breadth = NARROW
+    scored = build(breadth)
     search_query, total, ranked = run(scored)
-    if total == 0 and scored is not None:
-        scored = build(relaxed=True)
+    while scored is not None and (wider := widen(breadth, total, analyzed)) is not None:
+        breadth = wider
+        scored = build(breadth)
         search_query, total, ranked = run(scored)
     unmatched = []
     if ranked and scored is not None and page == 1 and sort == "relevance":

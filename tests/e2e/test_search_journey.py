@@ -106,3 +106,11 @@ def test_english_search_finds_a_traditional_chinese_listing_and_narrows_it(
     hit.locator(".hit-title a").click()
     page.wait_for_url(f"**/en/products/{listing.pk}-**")
     assert page.locator("h1").inner_text().startswith("不鏽鋼真空保溫瓶")
+
+    # A query no listing matches whole: the best partial matches, and which word is missing.
+    page.goto(f"{base}/zh-hans/search/?q=vacuum+flask+zorblexian")
+    results = page.locator(".search-results")
+    assert results.locator(".search-hit").count() >= 2
+    note = page.locator(".search-partial")
+    assert note.is_visible()
+    assert "未找到" in note.inner_text() and "zorblexian" in note.inner_text()

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from tests.factories import make_product
+from tests.factories import make_company, make_product
 from tests.search.factories import index
 from tradepost.search.analysis import analyze_query
 from tradepost.search.querying import (
@@ -20,7 +20,7 @@ from tradepost.search.querying import (
     query_units,
     widen,
 )
-from tradepost.search.selectors import search_products
+from tradepost.search.selectors import ProductFilters, search_products
 
 pytestmark = pytest.mark.django_db
 
@@ -109,3 +109,29 @@ def test_titles_sharing_the_query_characters_are_found_when_its_words_are_not():
     index(listing, whole)
     ids = [hit.product.id for hit in search_products(query="挖掘机装石斗", language="zh-hans").hits]
     assert ids == [whole.id, listing.id]
+
+
+def test_a_filter_does_not_change_which_listings_are_candidates():
+    # The words alone find plenty: a filter that leaves few of them does not widen the
+    # search to titles sharing only characters (the country facet's count would then not
+    # be what clicking it shows).
+    tw = make_company(country="TW")
+    cn = make_company(country="CN")
+    by_characters = make_product(
+        company=tw, title="拇指夹挖机抓木掘抓石装夹石料机卸夹铲斗", original_language="zh-hans"
+    )
+    whole = make_product(company=tw, title="挖掘机 装石斗", original_language="zh-hans")
+    others = [
+        make_product(company=cn, title=f"挖掘机 装石斗 {n}", original_language="zh-hans")
+        for n in range(WIDEN_BELOW)
+    ]
+    index(by_characters, whole, *others)
+    unfiltered = search_products(query="挖掘机装石斗", language="zh-hans", per_page=100)
+    assert unfiltered.total == WIDEN_BELOW + 1
+    country = next(f for f in unfiltered.facets if f.name == "country")
+    taiwan = next(o for o in country.options if o.value == "TW")
+    filtered = search_products(
+        query="挖掘机装石斗", language="zh-hans", filters=ProductFilters(countries=("TW",))
+    )
+    assert [hit.product.id for hit in filtered.hits] == [whole.id]
+    assert taiwan.count == filtered.total == 1

@@ -76,6 +76,7 @@ from tradepost.search.index import (
 )
 from tradepost.search.querying import (
     NARROW,
+    WIDEN_BELOW,
     CommonTerms,
     Expansion,
     FuzzyTerm,
@@ -495,6 +496,18 @@ def _run(s: Searcher, query: Query, *, sort: str, has_text: bool, limit: int, of
         if doc_id is not None
     }
     return total, ranked, by_id
+
+
+def _text_total(s: Searcher, total: int, scored: Query | None, base: list[Query] | None) -> int:
+    """How many candidates a search widens on (`querying.widen`): its total, or, when the
+    user's filters narrowed it below WIDEN_BELOW, the total of its words without them (only
+    the kind of document). Whether listings sharing only characters with the query are
+    candidates then depends on the words alone, so a facet count says what clicking it
+    shows; and a filter does not make a common query walk the catalogue's characters."""
+    if base is None or scored is None or total >= WIDEN_BELOW:
+        return total
+    found = s.search(_combine(base, filter_clause(scored)), 1, True)
+    return int(found.count or 0)  # type: ignore[attr-defined]  # missing from the stubs
 
 
 def _with(query: Query, clause: Query) -> Query:
@@ -1022,7 +1035,12 @@ def search_products(
         snap.searcher, search_query, sort=sort, has_text=has_text, limit=per_page, offset=offset
     )
     breadth = NARROW
-    while has_text and (wider := widen(breadth, total, analyzed)) is not None:
+    base = _product_filter_clauses(ProductFilters(), tree) if filters != ProductFilters() else None
+    while (
+        has_text
+        and (wider := widen(breadth, _text_total(snap.searcher, total, scored, base), analyzed))
+        is not None
+    ):
         breadth = wider
         scored = plan.scored(breadth=breadth)
         search_query = plan.search_query(scored)
@@ -1153,8 +1171,8 @@ def search_companies(
         analyzed, snap.searcher, COMPANY_WORD_FIELDS, translated=expansion.translations
     )
 
-    def build(breadth: int) -> tuple[Query, bool]:
-        scored = text_query(
+    def text_part(breadth: int) -> Query | None:
+        return text_query(
             analyzed,
             word_fields=COMPANY_WORD_FIELDS,
             gram_fields=COMPANY_GRAM_FIELDS,
@@ -1163,6 +1181,9 @@ def search_companies(
             fuzzy=fuzzy,
             breadth=breadth,
         )
+
+    def build(breadth: int) -> tuple[Query, bool]:
+        scored = text_part(breadth)
         return _combine(filter_clauses, scored), scored is not None
 
     def run(search_query: Query, has_text: bool) -> tuple[int, list[tuple[float, int]]]:
@@ -1177,9 +1198,14 @@ def search_companies(
         return total, ranked
 
     breadth = NARROW
+    base = _company_filter_clauses(CompanyFilters()) if filters != CompanyFilters() else None
     search_query, has_text = build(breadth)
     total, ranked = run(search_query, has_text)
-    while has_text and (wider := widen(breadth, total, analyzed)) is not None:
+    while has_text:
+        text_total = _text_total(snap.searcher, total, text_part(breadth), base)
+        wider = widen(breadth, text_total, analyzed)
+        if wider is None:
+            break
         breadth = wider
         search_query, has_text = build(breadth)
         total, ranked = run(search_query, has_text)
@@ -1548,9 +1574,18 @@ def search_requests(
         return search_query, total, ranked
 
     breadth = NARROW
+    base = (
+        _request_filter_clauses(RequestFilters(), tree, now_us)
+        if filters != RequestFilters()
+        else None
+    )
     scored = build(breadth)
     search_query, total, ranked = run(scored)
-    while scored is not None and (wider := widen(breadth, total, analyzed)) is not None:
+    while (
+        scored is not None
+        and (wider := widen(breadth, _text_total(snap.searcher, total, scored, base), analyzed))
+        is not None
+    ):
         breadth = wider
         scored = build(breadth)
         search_query, total, ranked = run(scored)

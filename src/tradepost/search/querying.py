@@ -412,7 +412,8 @@ def text_query(
         return None if analyzed.is_empty else Query.empty_query()
     matched = any_of(alternatives)
     bonuses: list[Query] = phrase_clauses(analyzed, phrase_field)
-    if len(units) >= 2:
+    # (Where every candidate must match every unit, the bonus would add the same to all.)
+    if len(units) >= 2 and (breadth != NARROW or minimum_units(len(units)) < len(units)):
         bonuses.append(
             Query.const_score_query(
                 any_of([filter_clause(u) for u in units], len(units)),

@@ -135,3 +135,12 @@ def test_a_filter_does_not_change_which_listings_are_candidates():
     )
     assert [hit.product.id for hit in filtered.hits] == [whole.id]
     assert taiwan.count == filtered.total == 1
+
+
+def test_words_not_found_are_named_in_the_script_they_were_typed_in():
+    listing = make_product(title="不锈钢保温杯 500ml", original_language="zh-hans")
+    index(listing)
+    # Found by 保溫杯 (folded to 保温杯); 茶壺 is in no listing and is shown as typed.
+    result = search_products(query="保溫杯 茶壺", language="zh-hant")
+    assert [hit.product.id for hit in result.hits] == [listing.id]
+    assert result.unmatched == ["茶壺"]

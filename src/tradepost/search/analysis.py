@@ -269,6 +269,8 @@ class AnalyzedQuery:
     is_empty: bool = True
     #: The normalised (folded, truncated) query text.
     text: str = ""
+    #: The same in the script the user typed (no traditional-to-simplified folding).
+    typed: str = ""
 
 
 # ---------------------------------------------------------------------------------------
@@ -332,13 +334,14 @@ def warm_up() -> None:
 # Normalisation.
 
 
-def normalize(text: str) -> str:
+def normalize(text: str, *, simplified: bool = True) -> str:
     """Fold `text` to the form every field is built from.
 
     Lone surrogates and control characters become spaces, invisible format characters go,
     then Unicode NFKC (full-width ＬＥＤ/１２Ｖ to ASCII, ligatures, circled digits), lower
-    case, and traditional to simplified Chinese (OpenCC "t2s"). Runs of white space collapse
-    to one space. Never raises for any `str`.
+    case, and traditional to simplified Chinese (OpenCC "t2s"; not with `simplified=False`,
+    for showing the user's own words back). Runs of white space collapse to one space.
+    Never raises for any `str`.
     """
     if not text:
         return ""
@@ -348,7 +351,7 @@ def normalize(text: str) -> str:
         text = unicodedata.normalize("NFKC", text)
         # NFKC can itself produce control characters (e.g. from compatibility forms).
         text = _SURROGATE_OR_CONTROL_RE.sub(" ", text)
-        if _HAS_CJK_RE.search(text):
+        if simplified and _HAS_CJK_RE.search(text):
             text = _t2s().convert(text)
     text = text.lower()
     return _SPACES_RE.sub(" ", text).strip()
@@ -657,7 +660,8 @@ def analyze_query(text: str) -> AnalyzedQuery:
     """
     if not isinstance(text, str):
         return AnalyzedQuery()
-    normalized = normalize(text[:_MAX_RAW_QUERY_CHARS])[:MAX_QUERY_CHARS]
+    raw = text[:_MAX_RAW_QUERY_CHARS]
+    normalized = normalize(raw)[:MAX_QUERY_CHARS]
     # A cut can leave half of a "number space unit" pair; that is harmless.
     words = _unique(_word_tokens(normalized))
     grams = _unique(_gram_tokens(normalized)) if _HAS_CJK_RE.search(normalized) else []
@@ -673,4 +677,7 @@ def analyze_query(text: str) -> AnalyzedQuery:
         latin_terms=_latin_terms(normalized),
         is_empty=not words and not grams,
         text=normalized,
+        typed=normalize(raw, simplified=False)[:MAX_QUERY_CHARS]
+        if _HAS_CJK_RE.search(normalized)
+        else normalized,
     )

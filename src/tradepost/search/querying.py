@@ -280,8 +280,12 @@ def unit_clauses(
 
 
 def unit_label(unit: str, analyzed: AnalyzedQuery) -> str:
-    """A unit as the user typed it: the Latin word it is the stem of, else the unit."""
+    """A unit as the user typed it: the Latin word it is the stem of; Chinese in the script
+    it was typed in (a traditional query's units are simplified)."""
     if is_cjk_token(unit):
+        start = analyzed.text.find(unit)
+        if start >= 0 and len(analyzed.typed) == len(analyzed.text):
+            return analyzed.typed[start : start + len(unit)]
         return unit
     for typed in analyzed.latin_terms:
         if analyze_words(typed) == [unit]:

@@ -273,3 +273,10 @@ def hit_ids_of(body) -> list[int]:
 
 def _facet_of(body, name):
     return next(f for f in body["facets"] if f["name"] == name)["options"]
+
+
+def test_a_word_nothing_is_spelt_like_is_not_said_to_be_respelled(client, catalogue):
+    body = client.get(PRODUCTS, {"q": "vacuum flask zorblexian"}).json()
+    assert body["fuzzy_used"] is True  # looked for...
+    assert body["respelled"] == []  # ...and not found
+    assert body["unmatched"] == ["zorblexian"]

@@ -99,7 +99,7 @@ class SearchPageOut(Schema):
     num_pages: int
     expansions: list[str]
     fuzzy_used: bool
-    #: Words no listing holds that were also matched by similar spelling, as typed.
+    #: Words no listing holds that the best result matches by similar spelling, as typed.
     respelled: list[str]
     #: Words of the query the best result does not match (it matches only part of it).
     unmatched: list[str]

@@ -264,10 +264,10 @@ class SearchPage:
     facets: list[Facet]
     #: Glossary expansions searched too, to show ("also searched: 保温杯").
     expansions: list[str]
-    #: True when words no listing holds were also matched by similar spelling.
+    #: True when words no listing holds were also looked for by similar spelling.
     fuzzy_used: bool
     took_ms: float
-    #: Those words, as typed ("kettel").
+    #: Those words, as typed ("kettel"), where the best result has one spelt like it.
     respelled: list[str] = field(default_factory=list)
     #: Words of the query the best result does not match, as typed, when it matches only
     #: part of the query (shown: "not found: …"); empty when it matches all of it.
@@ -353,8 +353,13 @@ def expand(text: str, analyzed: AnalyzedQuery) -> Expansion:
     )
 
 
-def respelled_words(analyzed: AnalyzedQuery, fuzzy: Mapping[str, FuzzyTerm]) -> list[str]:
-    return [unit_label(unit, analyzed) for unit in fuzzy]
+def respelled_words(
+    analyzed: AnalyzedQuery, fuzzy: Mapping[str, FuzzyTerm], unmatched: Sequence[str]
+) -> list[str]:
+    """The words also matched by similar spelling, as typed, except those the best result
+    lacks (nothing spelt like "zorblexian" was found, so the page does not say it was)."""
+    labels = [unit_label(unit, analyzed) for unit in fuzzy]
+    return [label for label in labels if label not in unmatched]
 
 
 def missing_words(
@@ -1082,7 +1087,7 @@ def search_products(
         facets=facets,
         expansions=expansion.labels,
         fuzzy_used=bool(plan.fuzzy),
-        respelled=respelled_words(analyzed, plan.fuzzy),
+        respelled=respelled_words(analyzed, plan.fuzzy, unmatched),
         unmatched=unmatched,
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )
@@ -1252,7 +1257,7 @@ def search_companies(
         facets=facets,
         expansions=expansion.labels,
         fuzzy_used=bool(fuzzy),
-        respelled=respelled_words(analyzed, fuzzy),
+        respelled=respelled_words(analyzed, fuzzy, unmatched),
         unmatched=unmatched,
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )
@@ -1631,7 +1636,7 @@ def search_requests(
         facets=facets,
         expansions=expansion.labels,
         fuzzy_used=bool(fuzzy),
-        respelled=respelled_words(analyzed, fuzzy),
+        respelled=respelled_words(analyzed, fuzzy, unmatched),
         unmatched=unmatched,
         took_ms=round((time.perf_counter() - started) * 1000, 2),
     )

@@ -44,9 +44,8 @@ RARE_DOC_FREQ = 1
 MAX_FUZZY_WORDS = 2
 #: Score added, per unit of the query, to a document that matches every unit.
 ALL_UNITS_BONUS = 3.0
-#: Weight of the query's Chinese characters and bigrams matched anywhere in the title
-#: (what a title shares with the query whatever the segmenter made of both), on top of
-#: the units.
+#: Weight of the query's Chinese characters matched anywhere in the title (what a title
+#: shares with the query whatever the segmenter made of both), on top of the units.
 TITLE_GRAMS_WEIGHT = 2.0
 #: A title holding this share of the query's Chinese characters is a candidate (at the
 #: WIDER breadth).
@@ -323,11 +322,12 @@ def phrase_clauses(
 
 
 def _title_grams_clause(analyzed: AnalyzedQuery, title_gram_field: str | None) -> Query | None:
-    """The query's Chinese characters and bigrams anywhere in the title, each adding a
-    little: what a listing shares with the query whatever the segmenter made of both."""
+    """The query's Chinese characters anywhere in the title, each adding a little: what a
+    listing shares with the query whatever the segmenter made of both (its bigrams already
+    count through the units)."""
     if title_gram_field is None:
         return None
-    grams = usable(analyzed.grams)
+    grams = [g for g in usable(analyzed.grams) if len(g) == 1]
     if len(grams) < 2:
         return None
     return boosted(any_of([term(title_gram_field, g) for g in grams]), TITLE_GRAMS_WEIGHT)

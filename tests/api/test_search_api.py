@@ -280,3 +280,31 @@ def test_a_word_nothing_is_spelt_like_is_not_said_to_be_respelled(client, catalo
     assert body["fuzzy_used"] is True  # looked for...
     assert body["respelled"] == []  # ...and not found
     assert body["unmatched"] == ["zorblexian"]
+
+
+@pytest.mark.parametrize("sort", ["relevance", "newest", "price_asc", "price_desc"])
+@pytest.mark.parametrize("query", ["", "flask", "zzqxnothing"])
+def test_pages_past_the_end_are_empty_not_errors(client, catalogue, sort, query):
+    for page in (2, 50, 100):
+        response = client.get(PRODUCTS, {"q": query, "sort": sort, "page": page})
+        assert response.status_code == 200, (query, sort, page)
+        assert response.json()["hits"] == []
+    # Beyond the last page served: a clear 422, not a 500.
+    response = client.get(PRODUCTS, {"q": query, "sort": sort, "page": 1000})
+    assert response.status_code == 422
+    assert response["Content-Type"] == "application/problem+json"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/search/requests?page=50",
+        "/api/v1/search/requests?q=zzqx&page=3&sort=newest",
+        "/api/v1/search/companies?q=zzqx&page=7",
+        "/en/search/?tab=requests&page=1000",
+        "/en/search/?q=zzqxnothing&page=2&sort=newest",
+        "/en/search/?tab=companies&page=999",
+    ],
+)
+def test_other_searches_past_the_end_are_not_errors(client, catalogue, url):
+    assert client.get(url).status_code == 200

@@ -538,7 +538,7 @@ def _run_newest(
         for (key, _address), doc_id in zip(result.hits, ids, strict=True)
         if doc_id is not None
     ]
-    before = found[0] if skip else None
+    before = found[0] if skip and found else None
     page = sorted(found[skip : skip + limit], key=lambda pair: (-pair[0], -pair[1]))
     after = found[skip + limit] if len(found) > skip + limit else None
     if not page:

@@ -184,7 +184,7 @@ def test_bad_company_and_suggest_parameters_are_422_problems(client, catalogue, 
 
 HOSTILE = [
     "x" * 10_000,
-    "\x00\x01\x1b[31m flask \x7f",
+    "\x01\x1b[31m flask \x7f",
     "!!!???...",
     '"',
     "*",
@@ -206,10 +206,19 @@ def test_hostile_queries_never_fail(client, catalogue, path, query):
 
 
 @pytest.mark.parametrize("path", [PRODUCTS, COMPANIES, SUGGEST])
-@pytest.mark.parametrize("raw", ["q=%ED%A0%80", "q=%ED%A0%80flask%F0%9F", "q=%FF", "q=%00"])
+@pytest.mark.parametrize("raw", ["q=%ED%A0%80", "q=%ED%A0%80flask%F0%9F", "q=%FF"])
 def test_broken_encodings_never_fail(client, catalogue, path, raw):
     response = client.get(f"{path}?{raw}")
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("path", [PRODUCTS, COMPANIES, SUGGEST])
+@pytest.mark.parametrize("raw", ["q=%00", "q=fl%00ask%01", "sort=%00"])
+def test_a_nul_in_a_parameter_is_refused_on_every_database(client, catalogue, path, raw):
+    # PostgreSQL cannot store or compare NUL characters, SQLite can: refused alike, up front.
+    response = client.get(f"{path}?{raw}")
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/problem+json"
 
 
 def test_query_count_is_bounded(client, catalogue, django_assert_max_num_queries):

@@ -58,7 +58,7 @@ def test_requests_tab_query_count_is_bounded(client, board, django_assert_max_nu
 
 HOSTILE = [
     "x" * 10_000,
-    "\x00\x01\x1b",
+    "\x01\x1b",
     "\ud800",
     "!!!???",
     '"unclosed',
@@ -77,6 +77,13 @@ def test_hostile_queries_never_fail_on_the_page_or_the_api(client, board, query)
     assert page.status_code == 200
     assert b"<script>alert(1)</script>" not in page.content
     assert client.get(API + "?" + urlencode({"q": raw})).status_code == 200
+
+
+def test_a_nul_in_the_query_is_refused_on_the_page_and_the_api(client, board):
+    page = client.get("/zh-hans/search/?tab=requests&q=a%00b")
+    assert page.status_code == 400
+    assert "地址中含有不允许的字符" in page.content.decode()
+    assert client.get(API + "?q=a%00b").status_code == 400
 
 
 @pytest.mark.parametrize(

@@ -151,7 +151,7 @@ def test_category_page_paginates_by_24(client):
 
 @pytest.mark.parametrize(
     "query",
-    ["page=abc", "page=-1", "page=0", "page=99999999999999999999", "sort=<script>", "page=%00"],
+    ["page=abc", "page=-1", "page=0", "page=99999999999999999999", "sort=<script>"],
 )
 def test_category_page_survives_hostile_params(client, query):
     _root, _branch, leaf, _other = make_tree()
@@ -161,6 +161,12 @@ def test_category_page_survives_hostile_params(client, query):
     assert "<script>" not in response.content.decode().split("<body>")[1].replace(
         "<script type=", ""
     )
+
+
+def test_a_nul_in_a_category_page_parameter_is_a_400(client):
+    _root, _branch, leaf, _other = make_tree()
+    assert client.get(f"/en/categories/{leaf.slug}/?page=%00").status_code == 400
+    assert client.get("/zh-hant/categories/a%00b/").status_code == 400
 
 
 def test_unknown_category_is_404(client):

@@ -375,7 +375,7 @@ def test_every_ui_language_renders(client, catalogue, prefix, taiwan):
 
 HOSTILE_QUERIES = [
     "x" * 10_000,
-    "\x00\x01\x1b[31m flask \x7f",
+    "\x01\x1b[31m flask \x7f",
     "!!!???...,,,",
     '"',
     "*",
@@ -405,7 +405,6 @@ def test_hostile_queries_never_fail(client, catalogue, query, tab):
         "q=%ED%A0%80",
         "q=%ED%A0%80flask%F0%9F",
         "q=%FF%FE",
-        "q=%00",
         "price_min=abc&price_max=-5&page=-3",
         "page=abc&sort=nonsense&tab=nonsense",
         "page=999999999999999999999999",
@@ -418,6 +417,14 @@ def test_hostile_queries_never_fail(client, catalogue, query, tab):
 def test_hostile_parameters_never_fail(client, catalogue, raw):
     response = client.get(f"{URL}?{raw}")
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("raw", ["q=%00", "q=flask%00", "category=a%00b", "country=%00"])
+def test_a_nul_in_a_parameter_is_a_clear_400_page(client, catalogue, raw):
+    # PostgreSQL cannot compare NUL characters, SQLite can: refused alike, before any search.
+    response = client.get(f"{URL}?{raw}")
+    assert response.status_code == 400
+    assert "It holds a character that is not allowed" in response.content.decode()
     assert "<script>" not in response.content.decode().split("</head>", 1)[1].replace(
         "&lt;script&gt;", ""
     )

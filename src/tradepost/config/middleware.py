@@ -1,0 +1,105 @@
+"""Refusing text no database can store before any view sees it.
+
+A NUL character is refused by PostgreSQL and stored by SQLite; an unpaired surrogate (a JSON
+string may hold one: "\\ud800") cannot be encoded at all. Either would fail deep inside a write
+(a 500, or a record stored on one database and refused on the other). This middleware answers
+both the same way on every database, before anything is written:
+
+- a NUL in the path or in a query parameter: 400;
+- a NUL or an unpaired surrogate anywhere in a JSON body (keys included): 422, naming the
+  field, like any other invalid field.
+
+API requests get a problem document (`application/problem+json`), pages a 400 page in the
+visitor's language.
+Form posts need nothing here: Django's form fields refuse NUL characters themselves, and form
+bodies are decoded with replacement characters, so no surrogate survives them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from tradepost.api.problems import problem_response
+
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+API_PREFIX = "/api/"
+JSON_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+def unstorable_fields(value: Any, path: str = "") -> Iterator[str]:
+    """The dotted paths ("items.0.name") of the strings in a decoded JSON value that hold a
+    NUL or an unpaired surrogate; a key holding one names itself."""
+    if isinstance(value, str):
+        if UNSTORABLE.search(value):
+            yield path or "body"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            name = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and UNSTORABLE.search(key):
+                yield UNSTORABLE.sub("?", name)
+            else:
+                yield from unstorable_fields(item, name)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from unstorable_fields(item, f"{path}.{index}" if path else str(index))
+
+
+def _has_nul(request: HttpRequest) -> bool:
+    if "\x00" in request.path:
+        return True
+    return any(
+        "\x00" in key or any("\x00" in value for value in request.GET.getlist(key))
+        for key in request.GET
+    )
+
+
+def _json_fields(request: HttpRequest) -> list[str]:
+    if request.method not in JSON_METHODS:
+        return []
+    if "json" not in request.META.get("CONTENT_TYPE", ""):
+        return []
+    try:
+        data = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        return []  # not JSON: the endpoint answers that itself
+    return list(dict.fromkeys(unstorable_fields(data)))
+
+
+class UnstorableTextMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        is_api = request.path.startswith(API_PREFIX)
+        if _has_nul(request):
+            if is_api:
+                return problem_response(
+                    request,
+                    status=400,
+                    code="bad-request",
+                    title=_("The address holds a character that is not allowed"),
+                    detail=_("Remove the NUL character from the path or the parameters."),
+                )
+            return render(request, "web/bad_request.html", status=400)
+        if is_api:
+            fields = _json_fields(request)
+            if fields:
+                message = _(
+                    "Contains a character that cannot be stored (a NUL or an unpaired surrogate)."
+                )
+                return problem_response(
+                    request,
+                    status=422,
+                    code="validation-error",
+                    title=_("The request has invalid fields"),
+                    detail=_("Correct the fields listed in errors and send the request again."),
+                    errors=[{"field": field, "message": message} for field in fields],
+                )
+        return self.get_response(request)

@@ -32,6 +32,11 @@ class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
 
+    def get_readonly_fields(self, request: HttpRequest, obj=None):  # type: ignore[override]
+        # Every field shown is read-only, including those Django would never put in a form
+        # (created_at): listing them as form fields made the change page a 500.
+        return self.fields or ()
+
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 

@@ -135,3 +135,28 @@ def test_company_page_without_asks_says_so(client):
     make_product(company=company)
     response = client.get(reverse("catalog:company_detail", args=[company.slug]))
     assert "No inquiries or quoted requests in the last 90 days" in response.text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_unknown_currency_is_said_not_silently_replaced(client, three_quotes, language):
+    buyer, request, _quotes = three_quotes
+    assert selectors.compare_quotations(buying_request=request, currency="xxx").unknown_currency
+    assert client.login(email=buyer.email, password=PASSWORD)
+    with translation.override(language):
+        url = reverse("sourcing:compare", kwargs={"pk": request.pk})
+    response = client.get(url, {"currency": "XXX"})
+    assert response.status_code == 200
+    assert "unknown-currency" in response.text and "XXX" in response.text
+    known = client.get(url, {"currency": "EUR"})
+    assert "unknown-currency" not in known.text
+
+
+def test_the_api_refuses_an_unknown_currency(three_quotes):
+    buyer, request, _quotes = three_quotes
+    _token, secret = token_create(user=buyer, name="tests")
+    client = Client(headers={"Authorization": f"Bearer {secret}"})
+    bad = client.get(f"/api/v1/requests/{request.pk}/quotations", {"currency": "XXX"})
+    assert bad.status_code == 422
+    assert [e["field"] for e in bad.json()["errors"]] == ["currency"]
+    ok = client.get(f"/api/v1/requests/{request.pk}/quotations", {"currency": "eur"})
+    assert ok.status_code == 200 and ok.json()["currency"] == "EUR"

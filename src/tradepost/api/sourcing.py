@@ -423,6 +423,10 @@ def list_quotations(
     comparison = selectors.compare_quotations(
         buying_request=item, currency=query.currency, sort=query.sort
     )
+    if comparison.unknown_currency:
+        raise validation_problem(
+            {"currency": [_("Not a currency this site knows (ISO 4217 codes such as USD, EUR).")]}
+        )
     return {
         "currency": comparison.currency,
         "rates_as_of": comparison.rates_as_of,

@@ -266,6 +266,8 @@ class Comparison:
     rows: list[ComparedQuotation]
     rates_as_of: date | None
     missing_currencies: list[str]
+    #: The currency asked for when it is not one the site knows (prices are then in USD).
+    unknown_currency: str = ""
 
 
 COMPARISON_SORTS = ("price", "lead_time", "moq", "verified", "response_rate", "received")
@@ -281,8 +283,9 @@ def compare_quotations(
     """The request's quotations side by side, prices in `currency` through the operator's
     exchange-rate table (with the oldest rate date used)."""
     currency = (currency or "USD").upper()
+    unknown = ""
     if not is_currency(currency):
-        currency = "USD"
+        unknown, currency = currency, "USD"
     quotations = list(quotations_for_buyer(buying_request=buying_request))
     responsiveness = supplier_responsiveness_many([q.supplier_id for q in quotations])
     rates = _rates({q.currency for q in quotations} | {currency})
@@ -318,6 +321,7 @@ def compare_quotations(
         rows=rows,
         rates_as_of=min(used_dates) if used_dates else None,
         missing_currencies=sorted(missing),
+        unknown_currency=unknown,
     )
 
 

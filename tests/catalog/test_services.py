@@ -397,6 +397,25 @@ def test_image_remove_renumbers_and_deletes_files(owner, draft, django_capture_o
     assert not any(default_storage.exists(name) for name in names)
 
 
+def test_image_remove_keeps_files_another_product_still_uses(
+    owner, draft, django_capture_on_commit_callbacks
+):
+    # The demo's listings share picture files; a copy of a listing may too.
+    image = services.product_image_add(actor=owner, product=draft, upload=image_upload())
+    names = [image.image.name, image.thumbnail.name]
+    other = make_product(company=draft.company, title="Another listing")
+    ProductImage.objects.create(
+        product=other, image=names[0], thumbnail=names[1], width=1, height=1, position=0
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.product_image_remove(actor=owner, product=draft, image_id=image.pk)
+    assert all(default_storage.exists(name) for name in names)
+    # Once nothing uses them, they go.
+    with django_capture_on_commit_callbacks(execute=True):
+        services.product_image_remove(actor=owner, product=other, image_id=other.images.get().pk)
+    assert not any(default_storage.exists(name) for name in names)
+
+
 def test_image_remove_of_another_products_image_is_not_found(owner, draft, cast):
     other = make_product(company=cast.other_company)
     image = services.product_image_add(

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -576,11 +576,14 @@ def product_restore(*, actor: User, product: Product) -> Product:
 
 
 def _delete_files_on_commit(names: Iterable[str | None]) -> None:
+    """Delete these stored files after the commit, each only if no picture still uses it
+    (the demo's products share files, and so may copies of a listing)."""
     stored = [name for name in names if name]
 
     def delete() -> None:
         for name in stored:
-            default_storage.delete(name)
+            if not ProductImage.objects.filter(Q(image=name) | Q(thumbnail=name)).exists():
+                default_storage.delete(name)
 
     transaction.on_commit(delete)
 

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -103,3 +104,36 @@ class UnstorableTextMiddleware:
                     errors=[{"field": field, "message": message} for field in fields],
                 )
         return self.get_response(request)
+
+
+class ApiProblemMiddleware:
+    """Every error the API answers is a problem document, including those no endpoint
+    produced: an unknown address (404), a method the endpoint does not take (405, with its
+    `Allow` header) and an unexpected error (500)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code < 400
+            or not request.path.startswith(API_PREFIX)
+            or "json" in response.get("Content-Type", "")
+        ):
+            return response
+        status = response.status_code
+        if status == 500 and settings.DEBUG:
+            return response  # the technical page is more use to a developer
+        titles = {
+            400: (_("The request is not valid"), "bad-request"),
+            403: (_("Not allowed"), "forbidden"),
+            404: (_("Not found"), "not-found"),
+            405: (_("This method is not allowed here"), "method-not-allowed"),
+            500: (_("Something went wrong on our side"), "server-error"),
+        }
+        title, code = titles.get(status, (response.reason_phrase, "error"))
+        problem = problem_response(request, status=status, code=code, title=title)
+        if response.has_header("Allow"):
+            problem["Allow"] = response["Allow"]
+        return problem

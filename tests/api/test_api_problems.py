@@ -50,3 +50,46 @@ def test_pages_keep_their_html_errors(client):
     response = client.get("/en/nothing-here/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.fixture
+def schema(client):
+    response = client.get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def _operations(schema):
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            yield path, method, operation
+
+
+def test_the_schema_describes_every_error_as_a_problem(schema):
+    assert schema["components"]["schemas"]["Problem"]["required"] == ["type", "title", "status"]
+    for path, method, operation in _operations(schema):
+        responses = operation["responses"]
+        for status in ("400", "500"):
+            assert status in responses, (method, path, status)
+        for status, response in responses.items():
+            if int(status) >= 400:
+                assert "application/problem+json" in response["content"], (method, path)
+        security = operation.get("security")
+        if security and {} not in security:
+            assert "401" in responses, (method, path)
+        if "{" in path:
+            assert "404" in responses, (method, path)
+
+
+def test_the_schema_says_which_endpoints_answer_without_a_token(schema, client):
+    public = {
+        (path, method)
+        for path, method, operation in _operations(schema)
+        if not operation.get("security") or {} in operation["security"]
+    }
+    assert ("/api/v1/requests", "get") in public
+    assert ("/api/v1/requests/{request_id}", "get") in public
+    assert ("/api/v1/requests", "post") not in public
+    # ...and it is true: without a token the public list answers, the write does not.
+    assert client.get("/api/v1/requests").status_code == 200
+    assert client.post("/api/v1/requests", {}, content_type="application/json").status_code == 401

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from ninja.security import HttpBearer, SessionAuth
 
@@ -19,3 +22,14 @@ class BearerToken(HttpBearer):
 
 #: Use as `auth=API_AUTH` on endpoints that need a signed-in user.
 API_AUTH = [BearerToken(), SessionAuth()]
+
+
+def _anonymous(request: HttpRequest) -> Any:
+    """Lets public endpoints run for visitors without a token."""
+    return AnonymousUser()
+
+
+#: Use as `auth=PUBLIC_AUTH, openapi_extra=PUBLIC_OPENAPI` on endpoints that answer visitors
+#: too (and say more to a signed-in user): the schema then shows the token as optional.
+PUBLIC_AUTH = [*API_AUTH, _anonymous]
+PUBLIC_OPENAPI: dict[str, Any] = {"security": [{}]}

@@ -13,7 +13,6 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal
 
-from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import FileResponse, HttpRequest
 from django.utils.translation import get_language
@@ -22,7 +21,7 @@ from ninja import File, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.companies.selectors import membership_for
 from tradepost.messaging.errors import MessagingError, MessagingErrorCode, RateLimited
@@ -34,14 +33,6 @@ from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
 router = Router(tags=["buying requests"])
 
 MAX_PAGE_SIZE = 100
-
-
-def _anonymous(request: HttpRequest) -> Any:
-    """Lets public endpoints run for visitors without a token."""
-    return AnonymousUser()
-
-
-PUBLIC_AUTH = [*API_AUTH, _anonymous]
 
 
 # --- schemas ---------------------------------------------------------------------------------
@@ -284,7 +275,13 @@ def _page(queryset: Any, page: int, page_size: int) -> tuple[int, list[Any], dic
 # --- requests --------------------------------------------------------------------------------
 
 
-@router.get("", response=RequestPage, auth=PUBLIC_AUTH, summary="Open buying requests")
+@router.get(
+    "",
+    response=RequestPage,
+    auth=PUBLIC_AUTH,
+    openapi_extra=PUBLIC_OPENAPI,
+    summary="Open buying requests",
+)
 def list_requests(request: HttpRequest, query: Query[BoardQuery]) -> dict[str, Any]:
     filters = selectors.BoardFilters(
         category_id=query.category_id,
@@ -373,7 +370,13 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> list[dict[str
     ]
 
 
-@router.get("/{int:request_id}", response=RequestOut, auth=PUBLIC_AUTH, summary="One request")
+@router.get(
+    "/{int:request_id}",
+    response=RequestOut,
+    auth=PUBLIC_AUTH,
+    openapi_extra=PUBLIC_OPENAPI,
+    summary="One request",
+)
 def get_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
     user = _user(request)
     item = selectors.access_request(user=user, request_id=request_id)
@@ -557,6 +560,7 @@ BASE_PATH = "/api/v1/requests"
     "/{int:request_id}/attachments",
     response=list[AttachmentOut],
     auth=PUBLIC_AUTH,
+    openapi_extra=PUBLIC_OPENAPI,
     summary="Files attached to a request",
 )
 def list_request_attachments(request: HttpRequest, request_id: int) -> list[dict[str, Any]]:
@@ -617,7 +621,12 @@ def list_quotation_attachments(request: HttpRequest, quotation_id: int) -> list[
     return [_attachment_out(request, a) for a in quotation.attachments.all()]
 
 
-@router.get("/attachments/{int:attachment_id}", auth=PUBLIC_AUTH, summary="Download a file")
+@router.get(
+    "/attachments/{int:attachment_id}",
+    auth=PUBLIC_AUTH,
+    openapi_extra=PUBLIC_OPENAPI,
+    summary="Download a file",
+)
 def download_attachment(request: HttpRequest, attachment_id: int) -> FileResponse:
     attachment = selectors.access_attachment(user=_user(request), attachment_id=attachment_id)
     response = FileResponse(

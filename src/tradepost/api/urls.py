@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from tradepost.api import accounts, messaging, products, public, search, sourcing
+from tradepost.api.openapi import describe_errors
 from tradepost.api.problems import ApiProblem, problem_response
 
-api = NinjaAPI(
+
+class TradepostAPI(NinjaAPI):
+    """The API, whose schema also describes every error an operation can answer."""
+
+    def get_openapi_schema(self, **kwargs: Any) -> Any:
+        return describe_errors(super().get_openapi_schema(**kwargs))
+
+
+api = TradepostAPI(
     title="Tradepost API",
     version="1",
     urls_namespace="api",

@@ -1,0 +1,99 @@
+"""The API's schema says which operations need a token and every error each can answer.
+
+django-ninja describes the success responses and the security of each operation. This adds,
+from the conventions every endpoint follows (docs/api.md):
+
+- `security` with an empty requirement (`{}`) where an endpoint also answers visitors without a
+  token (`PUBLIC_AUTH`): the token is optional there, and the schema says so;
+- the error responses, each an `application/problem+json` document (the `Problem` component):
+  400 (a NUL character in the address) and 500 for every operation; 401 where a token is
+  required; 403 for writes that need a role; 404 where the path names an object (a missing
+  object and another company's look the same); 409 for writes on an object whose state may
+  forbid them; 422 for operations with parameters or a body; 429 where writing is rate-limited
+  (messages, inquiries, questions).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "title": "Problem",
+    "type": "object",
+    "description": "RFC 9457 problem details, in the request's language.",
+    "properties": {
+        "type": {"type": "string", "format": "uri"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "instance": {"type": "string"},
+        "errors": {
+            "type": "array",
+            "description": "Invalid fields, for 422.",
+            "items": {
+                "type": "object",
+                "properties": {"field": {"type": "string"}, "message": {"type": "string"}},
+                "required": ["field", "message"],
+            },
+        },
+    },
+    "required": ["type", "title", "status"],
+}
+
+ERROR_DESCRIPTIONS = {
+    400: "A NUL character in the path or a parameter.",
+    401: "No valid token (or session) was sent.",
+    403: "The user's role in the company does not allow this.",
+    404: "No such object, or not one this user may see (the two look the same).",
+    409: "The object's state forbids this now (already published, closed, awarded...).",
+    422: "Invalid parameters or fields, listed in `errors`.",
+    429: "Too many messages in a short time; try again later.",
+    500: "An unexpected error on the server's side (nothing of it is disclosed).",
+}
+
+#: Path endings of the operations whose writes are rate-limited.
+RATE_LIMITED = ("/messages", "/messages/upload", "/inquiries", "/ask")
+WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
+
+
+def _problem_response(status: int) -> dict[str, Any]:
+    return {
+        "description": ERROR_DESCRIPTIONS[status],
+        "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
+
+
+def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[int]:
+    security = operation.get("security") or []
+    needs_token = bool(security) and {} not in security
+    has_object = "{" in path
+    is_write = method in WRITE_METHODS
+    statuses = [400, 500]
+    if needs_token:
+        statuses.append(401)
+    if needs_token and is_write:
+        statuses.append(403)
+    if has_object or needs_token:
+        statuses.append(404)
+    if has_object and is_write:
+        statuses.append(409)
+    if operation.get("parameters") or operation.get("requestBody"):
+        statuses.append(422)
+    if is_write and path.endswith(RATE_LIMITED):
+        statuses.append(429)
+    return sorted(statuses)
+
+
+def describe_errors(schema: dict[str, Any]) -> dict[str, Any]:
+    """Add the Problem component and every operation's error responses to `schema`."""
+    schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
+    for path, operations in schema.get("paths", {}).items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            for status in _statuses(path, method, operation):
+                responses.setdefault(status, _problem_response(status))
+    return schema

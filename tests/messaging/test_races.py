@@ -78,3 +78,26 @@ def test_many_messages_against_the_hourly_limit(settings):
     )
     assert len([r for r in results if isinstance(r, RateLimited)]) == 3, results
     assert Message.objects.filter(sender_user=p.buyer).count() == 3
+
+
+def test_both_sides_writing_in_one_conversation_at_once_never_deadlock(settings):
+    # Each sender's row is locked (rate limits), then the conversation; the message notifies
+    # the other side, whose user rows the other sender holds. The locks must not cross.
+    settings.TRADEPOST_MESSAGES_PER_HOUR = 1000
+    p = make_parties()
+    conversation = make_conversation(p)
+    senders = [p.buyer, p.supplier_member, p.buyer_colleague]
+    results = _race(
+        *[
+            (
+                lambda n=n, who=who: services.message_send(
+                    actor=who, conversation=conversation, body=f"{who.pk}-{n}"
+                )
+            )
+            for n in range(6)
+            for who in senders
+        ]
+    )
+    failures = [r for r in results if isinstance(r, Exception)]
+    assert not failures, failures
+    assert Message.objects.filter(conversation=conversation).count() == 1 + 6 * len(senders)

@@ -109,7 +109,7 @@ def _unique_slug(base: str) -> str:
 def company_create(*, actor: User, data: Mapping[str, Any]) -> Company:
     """Create a company with `actor` as its owner. A person belongs to at most one company."""
     # Lock the actor so two parallel requests cannot both create a company for them.
-    User.objects.select_for_update().filter(pk=actor.pk).first()
+    User.objects.select_for_update(no_key=True).filter(pk=actor.pk).first()
     if Membership.objects.filter(user_id=actor.pk).exists():
         raise _already_in_company()
     fields = clean_company_profile(data, partial=False)
@@ -317,7 +317,7 @@ def invitation_accept(*, user: User, token: str) -> Membership:
     assert invitation is not None
     if invitation.email.lower() != user.email.lower():
         raise invitation_error(CompanyErrorCode.INVITATION_WRONG_USER)
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
     current = Membership.objects.filter(user_id=user.pk).first()
     if current is not None:
         if current.company_id == invitation.company_id:

@@ -232,9 +232,14 @@ def _lock_sender(actor: User) -> None:
     """Serialise the actor's own writes so a limit can't be passed by sending in parallel.
 
     On PostgreSQL this locks the user's row; on SQLite every write transaction already holds
-    the database's write lock from its start (IMMEDIATE transactions).
+    the database's write lock from its start (IMMEDIATE transactions). The lock (like the
+    conversation's below) is FOR NO KEY UPDATE: it serialises writers of the same row but not
+    inserts that merely point at it. With FOR UPDATE, two people answering each other at once
+    deadlocked: each held their own user row, and the notification the other was writing
+    (which points at that row) waited for it while its writer waited for the conversation.
     """
-    User.objects.select_for_update().filter(pk=actor.pk).values_list("pk", flat=True).first()
+    users = User.objects.select_for_update(no_key=True).filter(pk=actor.pk)
+    users.values_list("pk", flat=True).first()
 
 
 def _check_inquiry_rate(actor: User, now: datetime) -> None:
@@ -396,7 +401,7 @@ def message_send(
         _lock_sender(actor)
         now = timezone.now()
         _check_message_rate(actor, now)
-        locked = Conversation.objects.select_for_update().get(pk=conversation.pk)
+        locked = Conversation.objects.select_for_update(no_key=True).get(pk=conversation.pk)
         message = _add_message(
             conversation=locked, actor=actor, company_id=company_id, body=text, now=now
         )
@@ -418,7 +423,7 @@ def message_send(
 
 
 def _mark(*, conversation: Conversation, company_id: int, upto: int, now: datetime) -> None:
-    mark, created = ConversationRead.objects.select_for_update().get_or_create(
+    mark, created = ConversationRead.objects.select_for_update(no_key=True).get_or_create(
         conversation=conversation,
         company_id=company_id,
         defaults={"last_read_message_id": upto, "read_at": now},

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -69,6 +70,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
     "ninja",
+    "axes",
     "django_tasks",
     "django_tasks_db",
     "tradepost.core",
@@ -96,7 +98,24 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Logins: failed attempts are counted per address and client (django-axes, in the database);
+# after TRADEPOST_LOGIN_FAILURES of them the login is refused, whatever the password, for
+# TRADEPOST_LOGIN_COOLOFF_MINUTES. Unknown addresses are counted the same way, so the answer
+# says nothing of which accounts exist.
+AUTHENTICATION_BACKENDS = [
+    "tradepost.accounts.backends.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("TRADEPOST_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("TRADEPOST_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "tradepost.accounts.backends.login_username"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "tradepost.config.urls"
 WSGI_APPLICATION = "tradepost.config.wsgi.application"

@@ -63,3 +63,54 @@ def test_the_lockout_page_is_in_the_visitors_language(client, settings):
         )
     assert last.status_code == 429
     assert "嘗試次數過多" in last.content.decode()
+
+
+# --- password resets and sign-ups ---------------------------------------------------------
+
+
+def test_password_resets_to_one_address_are_limited_and_look_the_same(
+    client, settings, mailoutbox, django_capture_on_commit_callbacks
+):
+    make_user(email="seller@example.com")
+    limit = settings.TRADEPOST_PASSWORD_RESETS_PER_HOUR
+    answers = set()
+    for _ in range(limit + 5):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post("/en/accounts/password-reset/", {"email": "seller@example.com"})
+        answers.add((response.status_code, response["Location"]))
+    assert answers == {(302, "/en/accounts/password-reset/sent/")}
+    assert len(mailoutbox) == limit
+    # An unknown address is answered the same way, and counted the same way.
+    for _ in range(limit + 1):
+        response = client.post("/en/accounts/password-reset/", {"email": "nobody@example.com"})
+        assert (response.status_code, response["Location"]) == (
+            302,
+            "/en/accounts/password-reset/sent/",
+        )
+    # Another address is not held back by the first one's limit.
+    make_user(email="other@example.com")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/en/accounts/password-reset/", {"email": "other@example.com"})
+    assert len(mailoutbox) == limit + 1
+
+
+def test_sign_ups_from_one_client_are_limited(client, settings):
+    settings.TRADEPOST_SIGNUPS_PER_HOUR = 2
+
+    def sign_up(n: int, who: Client):
+        return who.post(
+            "/zh-hans/accounts/signup/",
+            {
+                "email": f"new{n}@example.com",
+                "password": "a long enough passphrase 42",
+                "full_name": f"New {n}",
+                "preferred_language": "en",
+            },
+        )
+
+    for n in range(2):
+        assert sign_up(n, Client()).status_code == 302
+    refused = sign_up(3, Client())
+    assert refused.status_code == 429
+    assert "过去一小时内从您的网络创建的账户过多" in refused.content.decode()
+    assert sign_up(4, Client(REMOTE_ADDR="203.0.113.7")).status_code == 302

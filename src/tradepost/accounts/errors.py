@@ -15,6 +15,7 @@ class AccountErrorCode(StrEnum):
     TOKEN_NAME_INVALID = "token-name-invalid"
     TOKEN_LIMIT = "token-limit"
     TOKEN_NOT_FOUND = "token-not-found"
+    TOO_MANY_SIGNUPS = "too-many-signups"
 
 
 class AccountError(Exception):

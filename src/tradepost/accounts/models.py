@@ -85,3 +85,19 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+
+class ThrottleHit(models.Model):
+    """One attempt of a rate-limited account action (signing up, asking for a password
+    reset), counted under a key: a hash of the address or of the client's IP, never the
+    address itself. Rows older than the action's window are deleted as new ones arrive."""
+
+    action = models.CharField(max_length=20)
+    key = models.CharField(max_length=64)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["action", "key", "created_at"], name="throttle_lookup")]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.key[:8]} {self.created_at:%Y-%m-%d %H:%M}"

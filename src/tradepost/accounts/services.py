@@ -6,6 +6,10 @@ with `queue_email`, which sends them only after the transaction commits.
 
 from __future__ import annotations
 
+import hashlib
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
@@ -20,7 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from tradepost.accounts import links
 from tradepost.accounts.errors import AccountError, AccountErrorCode
-from tradepost.accounts.models import User
+from tradepost.accounts.models import ThrottleHit, User
 from tradepost.core.languages import normalise_ui_language
 from tradepost.notify.services import absolute_url, queue_email
 
@@ -78,9 +82,42 @@ def user_language(user: User) -> str:
     return normalise_ui_language(user.preferred_language)
 
 
+# --- rate limits ----------------------------------------------------------------------------
+
+THROTTLE_WINDOW = timedelta(hours=1)
+#: A client may ask for this many times more password resets than one address may receive.
+RESETS_PER_CLIENT_FACTOR = 5
+
+
+def _throttle_key(kind: str, value: str) -> str:
+    return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
+
+
+def _throttle(*, action: str, limits: list[tuple[str, int]]) -> bool:
+    """Count one attempt of `action` under each (key, limit), or none and return False when
+    a key already has `limit` attempts within THROTTLE_WINDOW. Counted in the database
+    (every app process and worker sees the same counts)."""
+    now = timezone.now()
+    since = now - THROTTLE_WINDOW
+    keys = [key for key, _limit in limits]
+    with transaction.atomic():
+        ThrottleHit.objects.filter(action=action, key__in=keys, created_at__lte=since).delete()
+        for key, limit in limits:
+            recent = ThrottleHit.objects.filter(action=action, key=key, created_at__gt=since)
+            if recent.count() >= limit:
+                return False
+        ThrottleHit.objects.bulk_create(
+            [ThrottleHit(action=action, key=key, created_at=now) for key in keys]
+        )
+    return True
+
+
 @transaction.atomic
-def user_signup(*, email: str, password: str, full_name: str, preferred_language: str) -> User:
-    """Create an account and email a verification link. The address starts unverified."""
+def user_signup(
+    *, email: str, password: str, full_name: str, preferred_language: str, client: str = ""
+) -> User:
+    """Create an account and email a verification link. The address starts unverified.
+    `client` (the IP address) may create TRADEPOST_SIGNUPS_PER_HOUR accounts an hour."""
     email = _clean_email(email)
     user = User(
         email=email,
@@ -93,6 +130,17 @@ def user_signup(*, email: str, password: str, full_name: str, preferred_language
         raise ValidationError({"password": exc.messages}) from None
     if _email_taken(email):
         raise _taken_error()
+    if client and not _throttle(
+        action="signup",
+        limits=[(_throttle_key("client", client), settings.TRADEPOST_SIGNUPS_PER_HOUR)],
+    ):
+        raise AccountError(
+            AccountErrorCode.TOO_MANY_SIGNUPS,
+            _(
+                "Too many accounts were created from your network in the last hour. "
+                "Please try again later."
+            ),
+        )
     user.set_password(password)
     user.full_clean(exclude=["email"])
     try:
@@ -235,13 +283,22 @@ def email_change_confirm(*, token: str) -> User:
 
 
 @transaction.atomic
-def password_reset_request(*, email: str) -> None:
+def password_reset_request(*, email: str, client: str = "") -> None:
     """Email a password-reset link to the active account with this address, if there is one.
 
-    The caller answers the same whether or not an account exists, so addresses cannot be probed.
+    The caller answers the same whether or not an account exists, so addresses cannot be probed,
+    and whether or not the request was over the limits (TRADEPOST_PASSWORD_RESETS_PER_HOUR to
+    one address, five times that from one `client`), which are counted for unknown addresses
+    too: then no email is sent.
     """
     email = normalise_email(email)
     if not email:
+        return
+    limit = settings.TRADEPOST_PASSWORD_RESETS_PER_HOUR
+    limits = [(_throttle_key("email", email), limit)]
+    if client:
+        limits.append((_throttle_key("client", client), limit * RESETS_PER_CLIENT_FACTOR))
+    if not _throttle(action="password-reset", limits=limits):
         return
     users = User.objects.filter(email__iexact=email, is_active=True)
     for user in users:

@@ -234,6 +234,10 @@ TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES = int(
 )
 TRADEPOST_INQUIRIES_PER_HOUR = int(os.environ.get("TRADEPOST_INQUIRIES_PER_HOUR", "20"))
 TRADEPOST_MESSAGES_PER_HOUR = int(os.environ.get("TRADEPOST_MESSAGES_PER_HOUR", "120"))
+# Sign-ups from one client (IP address), and password-reset emails to one address, per hour
+# (a client may ask for five times as many resets, to different addresses).
+TRADEPOST_SIGNUPS_PER_HOUR = int(os.environ.get("TRADEPOST_SIGNUPS_PER_HOUR", "10"))
+TRADEPOST_PASSWORD_RESETS_PER_HOUR = int(os.environ.get("TRADEPOST_PASSWORD_RESETS_PER_HOUR", "3"))
 
 # --- email --------------------------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

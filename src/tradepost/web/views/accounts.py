@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tradepost.accounts import services, tokens
-from tradepost.accounts.errors import AccountError
+from tradepost.accounts.errors import AccountError, AccountErrorCode
 from tradepost.accounts.forms import (
     EmailAuthenticationForm,
     EmailChangeForm,
@@ -72,11 +72,17 @@ def _safe_next(request: HttpRequest) -> str:
     return ""
 
 
+def client_address(request: HttpRequest) -> str:
+    """The client's IP address, as the rate limits count it."""
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     next_url = _safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or "accounts:dashboard")
     form = SignupForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             user = services.user_signup(
@@ -84,9 +90,12 @@ def signup(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password"],
                 full_name=form.cleaned_data["full_name"],
                 preferred_language=form.cleaned_data["preferred_language"],
+                client=client_address(request),
             )
         except (ValidationError, AccountError) as exc:
             add_service_errors(form, exc)
+            if isinstance(exc, AccountError) and exc.code == AccountErrorCode.TOO_MANY_SIGNUPS:
+                status = 429
         else:
             login(request, user, backend=MODEL_BACKEND)
             messages.success(
@@ -95,7 +104,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 % {"email": user.email},
             )
             return redirect(next_url or "accounts:dashboard")
-    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
 
 
 @login_required
@@ -212,6 +221,14 @@ class PasswordResetView(auth_views.PasswordResetView):
     form_class = QueuedPasswordResetForm
     template_name = "accounts/password_reset.html"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        # The same answer whatever happened: an email sent, no such account, or over the
+        # limits (accounts.services.password_reset_request).
+        services.password_reset_request(
+            email=form.cleaned_data["email"], client=client_address(self.request)
+        )
+        return redirect(self.get_success_url())
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

@@ -49,11 +49,25 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    """A page in a fresh context. Every journey also checks the site's Content-Security-
+    Policy: a page that breaks it (an inline script or style, a resource from elsewhere)
+    fails the test that visited it."""
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     context.set_default_timeout(15_000)
     page = context.new_page()
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text)
+            if "Content Security Policy" in message.text
+            or "Content-Security-Policy" in message.text
+            else None
+        ),
+    )
     yield page
     context.close()
+    assert not violations, f"pages broke the Content-Security-Policy: {violations}"
 
 
 @pytest.fixture

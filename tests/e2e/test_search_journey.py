@@ -71,9 +71,7 @@ def test_english_search_finds_a_traditional_chinese_listing_and_narrows_it(
     page.goto(f"{base}/en/")
     # Suggestions arrive while typing (progressive: the form works without them).
     page.locator("#site-search-q").press_sequentially("stainl", delay=30)
-    page.wait_for_function(
-        "document.querySelectorAll('#site-search-suggestions option').length > 0"
-    )
+    page.locator("#site-search-suggestions option").first.wait_for(state="attached")
     suggestion = page.locator("#site-search-suggestions option").first.get_attribute("value")
     assert suggestion is not None and suggestion.startswith("stainl")
     page.fill("#site-search-q", "stainless steel vacuum flask")

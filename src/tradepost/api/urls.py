@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from csp.decorators import csp_exempt
 from django.http import Http404
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
@@ -22,6 +23,8 @@ class TradepostAPI(NinjaAPI):
 
 
 api = TradepostAPI(
+    # The interactive docs page loads Swagger UI from its CDN: the site's CSP would block it.
+    docs_decorator=csp_exempt(),
     title="Tradepost API",
     version="1",
     urls_namespace="api",

@@ -10,6 +10,7 @@ Environment variables:
   EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
   EMAIL_USE_TLS, DEFAULT_FROM_EMAIL
   TRADEPOST_TASKS_BACKEND  "database" (default) or "immediate"
+  TRADEPOST_HTTPS, TRADEPOST_PROXY_HTTPS_HEADER  the production switch (see "security")
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 # Logins: failed attempts are counted per address and client (django-axes, in the database);
@@ -269,6 +271,41 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES")
 CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES")
+
+# Content-Security-Policy (django-csp) on every response: scripts, styles, pictures and
+# forms from this site only, no plugins, no framing. The site's pages hold no inline script
+# or style (their behaviours are in static/tradepost/site.js); the browser tests check that
+# no page breaks the policy. The API's interactive docs page (Swagger UI from a CDN) is the
+# one exception (`tradepost.api.urls`).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# The production switch: TRADEPOST_HTTPS=1 where the site is served over HTTPS (directly or
+# behind a proxy). Then plain HTTP is redirected, browsers are told to use HTTPS only (HSTS,
+# a year, subdomains too) and cookies travel over HTTPS only. TRADEPOST_PROXY_HTTPS_HEADER=1
+# trusts the proxy's X-Forwarded-Proto header to tell a request came over HTTPS (set it only
+# behind a proxy that sets that header itself).
+if env_bool("TRADEPOST_HTTPS"):
+    SECURE_SSL_REDIRECT = True
+    SECURE_HSTS_SECONDS = 31_536_000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+if env_bool("TRADEPOST_PROXY_HTTPS_HEADER"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LOGGING = {
     "version": 1,

@@ -28,3 +28,53 @@ def test_root_negotiates_language(client):
     assert response["Location"].startswith("/zh-hans/")
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="de-DE")
     assert response["Location"].startswith("/en/")
+
+
+@pytest.mark.django_db
+def test_healthz_says_when_the_worker_stopped_or_the_index_fell_behind(client):
+    import os
+    import time
+
+    from tests.factories import make_product
+    from tests.search.factories import index, record
+    from tradepost.search import index as search_index
+
+    # No worker has ever run on this node: the site answers, degraded.
+    body = client.get("/healthz").json()
+    assert body["status"] == "degraded" and body["worker"] == "stopped"
+
+    search_index.beat()
+    index(make_product(title="Steel bar"))
+    body = client.get("/healthz").json()
+    assert body == {**body, "status": "ok", "worker": "ok"}
+    assert body["search"]["pending"] == 0 and body["search"]["status"] == "ok"
+
+    # A change waits and nothing was applied for a long while: behind.
+    record(make_product(title="Copper bar"))
+    state = search_index.read_state()
+    assert state is not None
+    state.applied_at = state.built_at = time.time() - 3600
+    search_index.write_state(state)
+    body = client.get("/healthz").json()
+    assert body["status"] == "degraded"
+    assert body["search"]["status"] == "behind" and body["search"]["pending"] == 1
+
+    # A worker silent for minutes is reported stopped.
+    old = time.time() - 600
+    os.utime(search_index.heartbeat_path(), (old, old))
+    assert client.get("/healthz").json()["worker"] == "stopped"
+
+
+@pytest.mark.django_db
+def test_metrics_in_prometheus_text(client):
+    from tradepost.search import index as search_index
+
+    search_index.beat()
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain")
+    lines = dict(line.split(" ") for line in response.content.decode().splitlines())
+    assert lines["tradepost_database_up"] == "1"
+    assert lines["tradepost_worker_up"] == "1"
+    assert int(lines["tradepost_search_outbox_pending"]) >= 0
+    assert float(lines["tradepost_worker_heartbeat_age_seconds"]) < 60

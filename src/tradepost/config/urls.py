@@ -7,10 +7,11 @@ from django.views.static import serve as serve_file
 
 from tradepost.api.urls import api
 from tradepost.web.sitemaps import SITEMAPS
-from tradepost.web.views.health import healthz
+from tradepost.web.views.health import healthz, metrics
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("api/v1/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),

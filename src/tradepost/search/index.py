@@ -317,6 +317,25 @@ class IndexState:
     built_at: float = 0.0
 
 
+def heartbeat_path() -> Path:
+    """Touched by this machine's worker while its indexer runs (`beat`)."""
+    return index_root() / "worker.heartbeat"
+
+
+def beat() -> None:
+    path = heartbeat_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch()
+
+
+def heartbeat_age() -> float | None:
+    """Seconds since this machine's worker last showed it was alive; None if it never ran."""
+    try:
+        return max(0.0, datetime.now(UTC).timestamp() - heartbeat_path().stat().st_mtime)
+    except OSError:
+        return None
+
+
 def read_state() -> IndexState | None:
     """The recorded state, or None when the index has never been built."""
     try:

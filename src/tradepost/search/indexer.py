@@ -39,9 +39,11 @@ from tradepost.search.index import (
     IndexState,
     IndexWriter,
     Shared,
+    beat,
     build_document,
     company_document,
     company_key,
+    heartbeat_age,
     index_writer,
     product_document,
     product_fields,
@@ -362,6 +364,26 @@ def rebuild_now(
         return rebuild(writer, on_progress=on_progress, pool=pool)
 
 
+#: Seconds between the worker's signs of life (`index.beat`).
+HEARTBEAT_EVERY = 5.0
+
+
+def indexer_status() -> dict[str, float | int | None]:
+    """What /healthz and /metrics report of this machine's search index: changes written
+    but not yet applied (`pending`), seconds since the index last applied or was rebuilt,
+    and seconds since the worker last showed it was alive (None: never)."""
+    state = read_state()
+    position = state.position if state is not None else 0
+    pending = IndexOutbox.objects.filter(pk__gt=position).count()
+    applied = max(state.applied_at, state.built_at) if state is not None else 0.0
+    now = time.time()
+    return {
+        "pending": pending,
+        "applied_seconds_ago": round(now - applied, 1) if applied else None,
+        "worker_seconds_ago": None if (age := heartbeat_age()) is None else round(age, 1),
+    }
+
+
 def run_indexer_loop(
     stop: threading.Event,
     *,
@@ -375,6 +397,7 @@ def run_indexer_loop(
     from tradepost.search.responsiveness import refresh_response_rates
 
     last_prune = 0.0
+    last_beat = 0.0
     # The first look covers the last day (changes while no worker ran).
     rates_since = timezone.now() - timedelta(days=1)
     # Not at once: starting up (and a rebuild) comes first.
@@ -383,6 +406,9 @@ def run_indexer_loop(
     try:
         while not stop.is_set():
             close_old_connections()
+            if time.monotonic() - last_beat >= HEARTBEAT_EVERY:
+                beat()  # /healthz tells a stopped worker from an idle one by this
+                last_beat = time.monotonic()
             try:
                 report = apply_outbox(should_stop=stop.is_set)
                 failures = 0

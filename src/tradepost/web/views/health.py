@@ -1,18 +1,69 @@
+"""Health and metrics of this app node: the database, this machine's worker and its search
+index (each node keeps its own index, fed by its own worker)."""
+
+from __future__ import annotations
+
 from django.db import connection
 from django.db.utils import DatabaseError
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from tradepost.search.indexer import indexer_status
 
-@require_GET
-@never_cache
-def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database answers, 503 otherwise."""
+#: The worker is reported stopped when it has shown no sign of life for this long.
+WORKER_SILENT_SECONDS = 60
+#: The index is reported behind when changes wait and nothing was applied for this long.
+INDEX_STALE_SECONDS = 120
+
+
+def _checks() -> tuple[bool, dict[str, object]]:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError:
-        return JsonResponse({"status": "unavailable", "database": "unreachable"}, status=503)
-    return JsonResponse({"status": "ok", "database": "ok"})
+        return False, {"database": "unreachable"}
+    search = indexer_status()
+    worker_age = search["worker_seconds_ago"]
+    applied_age = search["applied_seconds_ago"]
+    worker = "ok" if worker_age is not None and worker_age <= WORKER_SILENT_SECONDS else "stopped"
+    behind = bool(search["pending"]) and (applied_age is None or applied_age > INDEX_STALE_SECONDS)
+    return True, {
+        "database": "ok",
+        "worker": worker,
+        "search": {**search, "status": "behind" if behind else "ok"},
+    }
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 with `status` "ok", or "degraded" when this node's worker has stopped or its search
+    index has fallen behind the database (the site still answers; searches may be stale);
+    503 when the database does not answer."""
+    reachable, report = _checks()
+    if not reachable:
+        return JsonResponse({"status": "unavailable", **report}, status=503)
+    search = report["search"]
+    degraded = report["worker"] != "ok" or (isinstance(search, dict) and search["status"] != "ok")
+    return JsonResponse({"status": "degraded" if degraded else "ok", **report})
+
+
+@require_GET
+@never_cache
+def metrics(request: HttpRequest) -> HttpResponse:
+    """The same in Prometheus' text format, for scraping and alerting."""
+    reachable, report = _checks()
+    lines = [f"tradepost_database_up {int(reachable)}"]
+    search = report.get("search")
+    if isinstance(search, dict):
+        lines.append(f"tradepost_worker_up {int(report['worker'] == 'ok')}")
+        lines.append(f"tradepost_search_outbox_pending {search['pending']}")
+        for name, key in (
+            ("tradepost_search_applied_age_seconds", "applied_seconds_ago"),
+            ("tradepost_worker_heartbeat_age_seconds", "worker_seconds_ago"),
+        ):
+            if search[key] is not None:
+                lines.append(f"{name} {search[key]}")
+    return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; version=0.0.4")

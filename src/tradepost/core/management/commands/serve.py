@@ -1,4 +1,5 @@
-"""Serve the site with gunicorn and one background worker process beside it.
+"""Serve the site with gunicorn and one background worker process beside it, both kept
+running (`tradepost.core.supervise`: a child that dies is restarted, with backoff).
 
 Concurrency: a request is mostly Python (Django, analysis, hydration) holding the GIL, so
 processes, not threads, use the cores. The default is one worker process per CPU, at least
@@ -18,6 +19,8 @@ import sys
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+from tradepost.core.supervise import Child, Supervisor
 
 
 def default_workers() -> int:
@@ -48,11 +51,6 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         bin_dir = os.path.dirname(sys.executable)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tradepost.config.settings"}
-        processes: list[subprocess.Popen] = []
-        if not options["no_worker"]:
-            processes.append(
-                subprocess.Popen([os.path.join(bin_dir, "tradepost"), "worker"], env=env)
-            )
         gunicorn = [
             os.path.join(bin_dir, "gunicorn"),
             "tradepost.config.wsgi:application",
@@ -67,24 +65,21 @@ class Command(BaseCommand):
             "--access-logfile",
             "-" if settings.DEBUG else "/dev/null",
         ]
-        web = subprocess.Popen(gunicorn, env=env)
-        processes.append(web)
-        self.stdout.write(f"Tradepost is serving on http://{options['host']}:{options['port']}/")
+        children = [Child("web server", lambda: subprocess.Popen(gunicorn, env=env))]
+        if not options["no_worker"]:
+            worker = [os.path.join(bin_dir, "tradepost"), "worker"]
+            children.append(Child("worker", lambda: subprocess.Popen(worker, env=env)))
+        supervisor = Supervisor(children)
 
         def stop(signum, frame):
-            for process in processes:
-                if process.poll() is None:
-                    process.terminate()
+            supervisor.stop()
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
+        self.stdout.write(f"Tradepost is serving on http://{options['host']}:{options['port']}/")
         try:
-            code = web.wait()
+            # Both children are kept running: one that exits is started again (with a
+            # growing delay while it keeps failing) until this command is stopped.
+            supervisor.run()
         finally:
-            stop(None, None)
-            for process in processes:
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-        sys.exit(code)
+            supervisor.stop()

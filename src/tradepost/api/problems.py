@@ -79,3 +79,15 @@ def validation_problem(errors: dict[str, list[str]] | list[dict[str, str]]) -> A
         _("Correct the fields listed in errors and send the request again."),
         items,
     )
+
+
+def render_problem(request: HttpRequest, problem: ApiProblem) -> HttpResponse:
+    """The response for a raised (or built) problem."""
+    return problem_response(
+        request,
+        status=problem.status,
+        code=problem.code,
+        title=problem.title,
+        detail=problem.detail,
+        errors=problem.errors,
+    )

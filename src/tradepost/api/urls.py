@@ -12,7 +12,12 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from tradepost.api import accounts, messaging, products, public, search, sourcing
 from tradepost.api.openapi import describe_errors
-from tradepost.api.problems import ApiProblem, problem_response
+from tradepost.api.problems import (
+    ApiProblem,
+    problem_response,
+    render_problem,
+    validation_problem,
+)
 
 
 class TradepostAPI(NinjaAPI):
@@ -41,14 +46,7 @@ api.add_router("/me/products", products.router)
 
 @api.exception_handler(ApiProblem)
 def _problem(request, exc: ApiProblem):
-    return problem_response(
-        request,
-        status=exc.status,
-        code=exc.code,
-        title=exc.title,
-        detail=exc.detail,
-        errors=exc.errors,
-    )
+    return render_problem(request, exc)
 
 
 @api.exception_handler(ValidationError)
@@ -59,14 +57,7 @@ def _validation(request, exc: ValidationError):
             str(part) for part in error.get("loc", []) if part not in ("body", "payload", "query")
         ]
         errors.append({"field": ".".join(location) or "body", "message": str(error.get("msg", ""))})
-    return problem_response(
-        request,
-        status=422,
-        code="validation-error",
-        title=_("The request has invalid fields"),
-        detail=_("Correct the fields listed in errors and send the request again."),
-        errors=errors,
-    )
+    return render_problem(request, validation_problem(errors))
 
 
 @api.exception_handler(AuthenticationError)

@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from tradepost.api.problems import problem_response
+from tradepost.api.problems import problem_response, render_problem, validation_problem
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 API_PREFIX = "/api/"
@@ -95,14 +95,10 @@ class UnstorableTextMiddleware:
                 message = _(
                     "Contains a character that cannot be stored (a NUL or an unpaired surrogate)."
                 )
-                return problem_response(
-                    request,
-                    status=422,
-                    code="validation-error",
-                    title=_("The request has invalid fields"),
-                    detail=_("Correct the fields listed in errors and send the request again."),
-                    errors=[{"field": field, "message": message} for field in fields],
+                problem = validation_problem(
+                    [{"field": field, "message": message} for field in fields]
                 )
+                return render_problem(request, problem)
         return self.get_response(request)
 
 

@@ -68,8 +68,20 @@ def test_the_lockout_page_is_in_the_visitors_language(client, settings):
 # --- password resets and sign-ups ---------------------------------------------------------
 
 
+@pytest.fixture(params=["database", "cache"])
+def rate_limit_store(request, settings):
+    """Both places the limits are counted in: the database (one machine) and the shared
+    cache (Redis where REDIS_URL is set; the tests' memory cache behaves the same)."""
+    from django.core.cache import cache
+
+    settings.TRADEPOST_RATE_LIMIT_STORE = request.param
+    cache.clear()
+    yield request.param
+    cache.clear()
+
+
 def test_password_resets_to_one_address_are_limited_and_look_the_same(
-    client, settings, mailoutbox, django_capture_on_commit_callbacks
+    client, settings, mailoutbox, django_capture_on_commit_callbacks, rate_limit_store
 ):
     make_user(email="seller@example.com")
     limit = settings.TRADEPOST_PASSWORD_RESETS_PER_HOUR
@@ -94,7 +106,7 @@ def test_password_resets_to_one_address_are_limited_and_look_the_same(
     assert len(mailoutbox) == limit + 1
 
 
-def test_sign_ups_from_one_client_are_limited(client, settings):
+def test_sign_ups_from_one_client_are_limited(client, settings, rate_limit_store):
     settings.TRADEPOST_SIGNUPS_PER_HOUR = 2
 
     def sign_up(n: int, who: Client):
@@ -114,3 +126,27 @@ def test_sign_ups_from_one_client_are_limited(client, settings):
     assert refused.status_code == 429
     assert "过去一小时内从您的网络创建的账户过多" in refused.content.decode()
     assert sign_up(4, Client(REMOTE_ADDR="203.0.113.7")).status_code == 302
+
+
+def test_cache_limits_slide_over_the_previous_window(settings, monkeypatch):
+    """Attempts of the last hour still count just after the hour turns (a fixed window
+    would forgive them all at once), and stop counting as the window slides past them."""
+    from datetime import UTC, datetime
+
+    from django.core.cache import cache
+
+    from tradepost.accounts import services
+
+    settings.TRADEPOST_RATE_LIMIT_STORE = "cache"
+    cache.clear()
+    clock = {"now": datetime(2026, 12, 3, 10, 50, tzinfo=UTC)}
+    monkeypatch.setattr(services.timezone, "now", lambda: clock["now"])
+
+    def attempt() -> bool:
+        return services._throttle(action="test", limits=[("key", 4)])
+
+    assert [attempt() for _ in range(5)] == [True, True, True, True, False]
+    clock["now"] = datetime(2026, 12, 3, 11, 5, tzinfo=UTC)  # 4 x 55/60 still counted
+    assert attempt() is False
+    clock["now"] = datetime(2026, 12, 3, 11, 50, tzinfo=UTC)  # 4 x 10/60 = 0.67 left
+    assert [attempt() for _ in range(4)] == [True, True, True, False]

@@ -10,6 +10,7 @@ import hashlib
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
@@ -95,8 +96,10 @@ def _throttle_key(kind: str, value: str) -> str:
 
 def _throttle(*, action: str, limits: list[tuple[str, int]]) -> bool:
     """Count one attempt of `action` under each (key, limit), or none and return False when
-    a key already has `limit` attempts within THROTTLE_WINDOW. Counted in the database
-    (every app process and worker sees the same counts)."""
+    a key already has `limit` attempts within THROTTLE_WINDOW. Every app process and worker
+    sees the same counts: in Redis where it is configured, in the database otherwise."""
+    if settings.TRADEPOST_RATE_LIMIT_STORE == "cache":
+        return _throttle_in_cache(action=action, limits=limits)
     now = timezone.now()
     since = now - THROTTLE_WINDOW
     keys = [key for key, _limit in limits]
@@ -110,6 +113,33 @@ def _throttle(*, action: str, limits: list[tuple[str, int]]) -> bool:
             [ThrottleHit(action=action, key=key, created_at=now) for key in keys]
         )
     return True
+
+
+def _throttle_in_cache(*, action: str, limits: list[tuple[str, int]]) -> bool:
+    """The same limits counted in the shared cache, as a sliding window estimated from two
+    fixed windows: the attempts of this window plus the previous window's, weighted by the
+    share of it still inside THROTTLE_WINDOW. Counters are raised first (Redis INCR is
+    atomic, so two requests at once cannot both take the last attempt) and lowered again
+    when the attempt is refused."""
+    window = THROTTLE_WINDOW.total_seconds()
+    now = timezone.now().timestamp()
+    current, elapsed = divmod(now, window)
+    previous_weight = 1 - elapsed / window
+    counted: list[str] = []
+    allowed = True
+    for key, limit in limits:
+        this_key = f"throttle:{action}:{key}:{int(current)}"
+        cache.add(this_key, 0, timeout=int(window * 2))
+        counted.append(this_key)
+        attempts = cache.incr(this_key)
+        before = cache.get(f"throttle:{action}:{key}:{int(current) - 1}", 0)
+        if attempts + before * previous_weight > limit:
+            allowed = False
+            break
+    if not allowed:
+        for this_key in counted:
+            cache.decr(this_key)
+    return allowed
 
 
 @transaction.atomic

@@ -9,7 +9,10 @@ Environment variables:
   SITE_URL         absolute base URL used in emails; default http://127.0.0.1:8000
   EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
   EMAIL_USE_TLS, DEFAULT_FROM_EMAIL
-  TRADEPOST_TASKS_BACKEND  "database" (default) or "immediate"
+  REDIS_URL        e.g. redis://127.0.0.1:6379/0: cache, sessions, rate limits and the task
+                   queue move to Redis (see "cache, sessions and rate limits")
+  TRADEPOST_TASKS_BACKEND  "database" (default without Redis), "rq" (default with Redis) or
+                   "immediate"
   TRADEPOST_HTTPS, TRADEPOST_PROXY_HTTPS_HEADER  the production switch (see "security")
 """
 
@@ -91,6 +94,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tradepost.config.middleware.ApiProblemMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tradepost.config.page_cache.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -250,19 +254,64 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tradepost <noreply@localhost>")
 
+# --- cache, sessions and rate limits ------------------------------------------------------
+# Without REDIS_URL (one machine, `make run`): a per-process memory cache, sessions and rate
+# limits in the database. With REDIS_URL (several processes or machines): the cache is shared
+# in Redis; sessions are written to the database and read through the cache (a restart of
+# Redis signs nobody out); login failures and the sign-up/reset limits are counted in Redis.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("TRADEPOST_CACHE_PREFIX", "tradepost"),
+            "TIMEOUT": 300,
+        }
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+    AXES_CACHE = "default"
+    TRADEPOST_RATE_LIMIT_STORE = "cache"
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "tradepost",
+        }
+    }
+    TRADEPOST_RATE_LIMIT_STORE = "database"
+# Anonymous visitors' public pages (home, product, company, category, request and search
+# pages) are kept this many seconds in the cache and answered from it (0 turns it off; the
+# tests turn it on where they check it). `tradepost.config.page_cache`.
+TRADEPOST_PAGE_CACHE_SECONDS = int(
+    os.environ.get("TRADEPOST_PAGE_CACHE_SECONDS", "0" if TESTING else "30")
+)
+
 # --- background tasks ---------------------------------------------------------------------
+# The database queue is durable wherever the database is; the RQ queue (Redis) is the
+# default when REDIS_URL is set, and needs a Redis that keeps its data (appendonly yes).
 _TASK_BACKENDS = {
     "database": "django_tasks_db.DatabaseBackend",
+    "rq": "django_tasks_rq.RQBackend",
     "immediate": "django_tasks.backends.immediate.ImmediateBackend",
 }
+TASKS_BACKEND_NAME = os.environ.get(
+    "TRADEPOST_TASKS_BACKEND", "immediate" if TESTING else ("rq" if REDIS_URL else "database")
+)
+if TASKS_BACKEND_NAME not in _TASK_BACKENDS:
+    raise ValueError(
+        f"TRADEPOST_TASKS_BACKEND={TASKS_BACKEND_NAME!r}: use one of {', '.join(_TASK_BACKENDS)}"
+    )
 TASKS = {
     "default": {
-        "BACKEND": _TASK_BACKENDS[
-            os.environ.get("TRADEPOST_TASKS_BACKEND", "immediate" if TESTING else "database")
-        ],
+        "BACKEND": _TASK_BACKENDS[TASKS_BACKEND_NAME],
         "QUEUES": ["default"],
     }
 }
+if TASKS_BACKEND_NAME == "rq":
+    INSTALLED_APPS.append("django_rq")
+    RQ_QUEUES = {"default": {"URL": REDIS_URL or "redis://127.0.0.1:6379/0"}}
 
 # --- security -----------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

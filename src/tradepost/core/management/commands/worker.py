@@ -5,12 +5,32 @@ from __future__ import annotations
 import threading
 import time
 
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from tradepost.core.database import ensure_planner_statistics
 from tradepost.core.periodic import run_due_jobs, run_periodic_jobs
 from tradepost.search.indexer import apply_outbox, run_indexer_loop
+
+
+def run_task_worker(*, batch: bool = False) -> None:
+    """Run the queued tasks of the configured queue: the database queue's worker, or RQ's
+    (with its scheduler, which starts deferred tasks such as email retries, and without
+    forking a process per task: the indexer thread runs beside it)."""
+    if settings.TASKS_BACKEND_NAME == "rq":
+        options = ["--burst"] if batch else ["--with-scheduler"]
+        call_command(
+            "rqworker",
+            "default",
+            "--job-class",
+            "django_tasks_rq.Job",
+            "--worker-class",
+            "rq.worker.SimpleWorker",
+            *options,
+        )
+        return
+    call_command("db_worker", "--queue-name", "*", *(["--batch"] if batch else []))
 
 
 class Command(BaseCommand):
@@ -33,10 +53,10 @@ class Command(BaseCommand):
             if not options["no_indexer"]:
                 apply_outbox()
             run_due_jobs({}, time.monotonic())
-            call_command("db_worker", "--queue-name", "*", "--batch")
+            run_task_worker(batch=True)
             return
         if options["no_indexer"]:
-            call_command("db_worker", "--queue-name", "*")
+            run_task_worker()
             return
         # The task worker owns the main thread (it installs the SIGTERM/SIGINT handlers and
         # exits through SystemExit); the indexer runs beside it and is stopped on the way out,
@@ -51,7 +71,7 @@ class Command(BaseCommand):
         )
         periodic.start()
         try:
-            call_command("db_worker", "--queue-name", "*")
+            run_task_worker()
         finally:
             stop.set()
             indexer.join(timeout=30)

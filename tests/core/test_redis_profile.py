@@ -1,0 +1,126 @@
+"""The Redis profile (REDIS_URL set): the cache, the sessions' cache, login failures and the
+account rate limits move to Redis, and queued tasks go through RQ. Checked in a separate
+process against the Redis server the machine runs (127.0.0.1:6379, a database of its own);
+in CI a missing Redis fails these tests instead of skipping them."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+REDIS_DB = 14
+REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
+
+
+def _redis_up() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def redis_env(tmp_path):
+    if not _redis_up():
+        if os.environ.get("CI"):
+            pytest.fail("Redis is not answering on 127.0.0.1:6379 (CI needs it)")
+        pytest.skip("Redis is not answering on 127.0.0.1:6379")
+    import redis
+
+    server = redis.Redis.from_url(REDIS_URL)
+    server.flushdb()
+    env = {
+        **os.environ,
+        "REDIS_URL": REDIS_URL,
+        "TRADEPOST_HOME": str(tmp_path / "home"),
+        "TRADEPOST_TESTING": "1",
+        "DJANGO_SETTINGS_MODULE": "tradepost.config.settings",
+        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+    }
+    env.pop("DATABASE_URL", None)
+    env.pop("TRADEPOST_TASKS_BACKEND", None)
+    yield env
+    server.flushdb()
+
+
+def _run(env: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:
+    script = "import django; django.setup()\n" + textwrap.dedent(code)
+    return subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_redis_url_moves_cache_sessions_limits_and_queue_to_redis(redis_env):
+    env = {**redis_env, "TRADEPOST_TESTING": "0", "TRADEPOST_HOME": redis_env["TRADEPOST_HOME"]}
+    done = _run(
+        env,
+        """
+        import json
+        from django.conf import settings
+        print(json.dumps({
+            "cache": settings.CACHES["default"]["BACKEND"],
+            "sessions": settings.SESSION_ENGINE,
+            "axes": settings.AXES_HANDLER,
+            "limits": settings.TRADEPOST_RATE_LIMIT_STORE,
+            "tasks": settings.TASKS["default"]["BACKEND"],
+            "rq": settings.RQ_QUEUES["default"]["URL"],
+        }))
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {
+        "cache": "django.core.cache.backends.redis.RedisCache",
+        "sessions": "django.contrib.sessions.backends.cached_db",
+        "axes": "axes.handlers.cache.AxesCacheHandler",
+        "limits": "cache",
+        "tasks": "django_tasks_rq.RQBackend",
+        "rq": REDIS_URL,
+    }
+
+
+def test_a_queued_email_is_sent_by_the_rq_worker(redis_env):
+    env = {**redis_env, "TRADEPOST_TASKS_BACKEND": "rq"}
+    done = _run(
+        env,
+        """
+        from tradepost.core.management.commands.worker import run_task_worker
+        from tradepost.notify.tasks import send_email
+
+        result = send_email.enqueue(
+            to="buyer@example.com", subject="Quotation received", text="t", html="<p>t</p>",
+            language="en", attempt=0,
+        )
+        run_task_worker(batch=True)
+        print("STATUS", send_email.get_backend().get_result(result.id).status)
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Subject: Quotation received" in done.stdout
+    assert "STATUS SUCCESSFUL" in done.stdout
+
+
+def test_rate_limits_in_redis_hold_under_concurrent_attempts(redis_env):
+    """Twenty threads try at once against a limit of five: exactly five get through."""
+    done = _run(
+        redis_env,
+        """
+        from concurrent.futures import ThreadPoolExecutor
+        from tradepost.accounts.services import _throttle
+
+        def attempt(_):
+            return _throttle(action="signup", limits=[("client", 5)])
+
+        with ThreadPoolExecutor(20) as pool:
+            answers = list(pool.map(attempt, range(20)))
+        print("ALLOWED", sum(answers))
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ALLOWED 5" in done.stdout

@@ -52,7 +52,17 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("target", choices=["search", "relevance"], help="What to benchmark.")
+        parser.add_argument(
+            "target", choices=["search", "relevance", "load"], help="What to benchmark."
+        )
+        parser.add_argument(
+            "--profiles",
+            default="sqlite,postgres",
+            help="load: sqlite (the default install) and/or postgres (PostgreSQL + Redis).",
+        )
+        parser.add_argument("--users", type=int, default=50, help="load: concurrent clients.")
+        parser.add_argument("--duration", type=int, default=60, help="load: measured seconds.")
+        parser.add_argument("--warmup", type=int, default=10, help="load: unmeasured seconds.")
         parser.add_argument(
             "--sets",
             default="zh,en,en_distractors",
@@ -94,6 +104,9 @@ class Command(BaseCommand):
         self.verbosity = options["verbosity"]
         if options["target"] == "relevance":
             self.relevance(options)
+            return
+        if options["target"] == "load":
+            self.load(options)
             return
         bench = bench_module()
         workers = max(1, options["workers"] or default_workers())
@@ -182,6 +195,26 @@ class Command(BaseCommand):
         json_path, latest = bench.write_report(report, options["results_dir"] or bench.RESULTS_DIR)
         self.stdout.write(bench.markdown(report))
         self.stdout.write(f"Written {json_path} and {latest}")
+
+    def load(self, options: dict[str, Any]) -> None:
+        bench = bench_module("load_bench")
+        profiles = [p.strip() for p in options["profiles"].split(",") if p.strip()]
+        unknown = [p for p in profiles if p not in bench.PROFILES]
+        if unknown:
+            raise CommandError(
+                f"Unknown profiles: {', '.join(unknown)} ({', '.join(bench.PROFILES)})"
+            )
+        results = bench.run(
+            profiles,
+            home_root=Path(settings.HOME),
+            users=options["users"],
+            duration=options["duration"],
+            warmup=options["warmup"],
+            workers=options["workers"],
+            results_dir=options["results_dir"] or bench.RESULTS,
+            log=self.say,
+        )
+        self.stdout.write(bench.markdown(results, "this machine"))
 
     def relevance(self, options: dict[str, Any]) -> None:
         bench = bench_module("relevance_bench")

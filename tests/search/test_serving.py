@@ -115,3 +115,22 @@ def test_a_page_of_hits_reverses_urls_once_not_per_hit(client, monkeypatch):
     assert body["total"] == 5
     assert len(calls) == 2
     assert all("/products/" in hit["url"] and hit["url"].endswith("/") for hit in body["hits"])
+
+
+def test_each_server_has_its_own_control_socket(monkeypatch, settings, tmp_path):
+    """gunicorn's control socket defaults to one path per user: two servers on one machine
+    would share it. Each `tradepost serve` gets one in its data folder, named by its port."""
+    settings.HOME = tmp_path
+    first = _gunicorn_argv(monkeypatch, "--port", "8101")
+    second = _gunicorn_argv(monkeypatch, "--port", "8102")
+    sockets = [argv[argv.index("--control-socket") + 1] for argv in (first, second)]
+    assert sockets[0] != sockets[1]
+    assert all(path.startswith(str(tmp_path / "run")) for path in sockets)
+    assert sockets[0].endswith("8101.ctl")
+
+
+def test_a_long_data_folder_gets_a_short_control_socket_path(settings, tmp_path):
+    settings.HOME = tmp_path / ("deep-" * 30)
+    path = serve.control_socket("127.0.0.1", 8000)
+    assert len(str(path).encode()) <= serve.SOCKET_PATH_MAX
+    assert path != serve.control_socket("127.0.0.1", 8001)

@@ -10,9 +10,9 @@ import hashlib
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction

@@ -12,10 +12,13 @@ glossary and the index before its first request (`tradepost.config.gunicorn`).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -30,6 +33,24 @@ def default_workers() -> int:
     except AttributeError:  # pragma: no cover - not on Linux
         cpus = os.cpu_count() or 2
     return max(2, cpus)
+
+
+#: A Unix socket's path must fit in 108 bytes (107 and the final NUL).
+SOCKET_PATH_MAX = 100
+
+
+def control_socket(host: str, port: int) -> Path:
+    """gunicorn's control socket (`gunicornc -s PATH`) for the server on host:port, in
+    this install's data folder: gunicorn's default is one path per user, so a second
+    `tradepost serve` on the machine would take over the first one's. When the data folder's
+    path is too long for a socket, a short path in the temporary folder named after it."""
+    name = f"gunicorn-{host}-{port}.ctl".replace(":", "_")
+    path = Path(settings.HOME) / "run" / name
+    if len(str(path).encode()) > SOCKET_PATH_MAX:
+        digest = hashlib.sha256(str(settings.HOME).encode()).hexdigest()[:12]
+        path = Path(tempfile.gettempdir()) / f"tradepost-{digest}-{name}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 class Command(BaseCommand):
@@ -62,6 +83,8 @@ class Command(BaseCommand):
             str(max(1, options["threads"])),
             "--config",
             "python:tradepost.config.gunicorn",
+            "--control-socket",
+            str(control_socket(options["host"], options["port"])),
             "--access-logfile",
             "-" if settings.DEBUG else "/dev/null",
         ]

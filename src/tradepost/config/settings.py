@@ -122,6 +122,10 @@ AXES_USERNAME_CALLABLE = "tradepost.accounts.backends.login_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_VERBOSE = False
+# Behind TRADEPOST_PROXY_COUNT reverse proxies (nginx: 1), the client's address is taken from
+# X-Forwarded-For (`tradepost.core.clients`), for the login and account limits alike.
+TRADEPOST_PROXY_COUNT = int(os.environ.get("TRADEPOST_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "tradepost.core.clients.client_address"
 
 ROOT_URLCONF = "tradepost.config.urls"
 WSGI_APPLICATION = "tradepost.config.wsgi.application"

@@ -29,6 +29,7 @@ from tradepost.accounts.forms import (
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import user_can_publish
 from tradepost.companies.selectors import membership_for
+from tradepost.core.clients import client_address
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -70,11 +71,6 @@ def _safe_next(request: HttpRequest) -> str:
     ):
         return target
     return ""
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's IP address, as the rate limits count it."""
-    return str(request.META.get("REMOTE_ADDR", ""))
 
 
 def signup(request: HttpRequest) -> HttpResponse:

@@ -76,7 +76,7 @@ def test_redis_url_moves_cache_sessions_limits_and_queue_to_redis(redis_env):
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {
-        "cache": "django.core.cache.backends.redis.RedisCache",
+        "cache": "tradepost.core.cache.TolerantRedisCache",
         "sessions": "django.contrib.sessions.backends.cached_db",
         "axes": "axes.handlers.cache.AxesCacheHandler",
         "limits": "cache",

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy
 from tradepost.accounts import links
 from tradepost.accounts.errors import AccountError, AccountErrorCode
 from tradepost.accounts.models import ThrottleHit, User
+from tradepost.core.cache import cache_unavailable
 from tradepost.core.languages import normalise_ui_language
 from tradepost.notify.services import absolute_url, queue_email
 
@@ -99,7 +100,10 @@ def _throttle(*, action: str, limits: list[tuple[str, int]]) -> bool:
     a key already has `limit` attempts within THROTTLE_WINDOW. Every app process and worker
     sees the same counts: in Redis where it is configured, in the database otherwise."""
     if settings.TRADEPOST_RATE_LIMIT_STORE == "cache":
-        return _throttle_in_cache(action=action, limits=limits)
+        allowed = _throttle_in_cache(action=action, limits=limits)
+        if not cache_unavailable(cache):
+            return allowed
+        # Redis did not answer: the same limits, counted in the database meanwhile.
     now = timezone.now()
     since = now - THROTTLE_WINDOW
     keys = [key for key, _limit in limits]

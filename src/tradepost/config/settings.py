@@ -151,7 +151,11 @@ TEMPLATES = [
 SQLITE_PATH = HOME / "tradepost.sqlite3"
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{SQLITE_PATH}"), conn_max_age=60
+        os.environ.get("DATABASE_URL", f"sqlite:///{SQLITE_PATH}"),
+        conn_max_age=60,
+        # A kept connection is checked before a request uses it, so a restarted PostgreSQL
+        # costs a reconnect, not a 500 in each process.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -267,10 +271,12 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis cache, answering "not cached" while Redis is down.
+            "BACKEND": "tradepost.core.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("TRADEPOST_CACHE_PREFIX", "tradepost"),
             "TIMEOUT": 300,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

@@ -52,3 +52,23 @@ def test_rate_limits_fall_back_to_the_database(redis_down):
 
 def test_an_answering_cache_is_not_unavailable():
     assert cache_unavailable(cache) is False
+
+
+def test_a_queue_that_cannot_be_reached_does_not_fail_the_committed_write(
+    client, monkeypatch, django_capture_on_commit_callbacks, caplog
+):
+    """The write has committed when its email is queued: a queue that is down (Redis for the
+    RQ queue) is logged, and the person still gets the answer for what they did."""
+    from tests.factories import make_user
+    from tradepost.notify import services as notify_services
+
+    class Unreachable:
+        def enqueue(self, **kwargs):
+            raise ConnectionError("the queue does not answer")
+
+    monkeypatch.setattr(notify_services, "send_email", Unreachable())
+    make_user(email="seller@example.com")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/en/accounts/password-reset/", {"email": "seller@example.com"})
+    assert response.status_code == 302
+    assert "the queue does not answer" in caplog.text

@@ -1,5 +1,6 @@
 """The Redis profile (REDIS_URL set): the cache, the sessions' cache, login failures and the
-account rate limits move to Redis, and queued tasks go through RQ. Checked in a separate
+account rate limits move to Redis; queued tasks stay in the database unless RQ is chosen
+(TRADEPOST_TASKS_BACKEND=rq). Checked in a separate
 process against the Redis server the machine runs (127.0.0.1:6379, a database of its own);
 in CI a missing Redis fails these tests instead of skipping them."""
 
@@ -57,7 +58,7 @@ def _run(env: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_redis_url_moves_cache_sessions_limits_and_queue_to_redis(redis_env):
+def test_redis_url_moves_cache_sessions_and_limits_to_redis(redis_env):
     env = {**redis_env, "TRADEPOST_TESTING": "0", "TRADEPOST_HOME": redis_env["TRADEPOST_HOME"]}
     done = _run(
         env,
@@ -70,7 +71,6 @@ def test_redis_url_moves_cache_sessions_limits_and_queue_to_redis(redis_env):
             "axes": settings.AXES_HANDLER,
             "limits": settings.TRADEPOST_RATE_LIMIT_STORE,
             "tasks": settings.TASKS["default"]["BACKEND"],
-            "rq": settings.RQ_QUEUES["default"]["URL"],
         }))
         """,
     )
@@ -80,9 +80,21 @@ def test_redis_url_moves_cache_sessions_limits_and_queue_to_redis(redis_env):
         "sessions": "django.contrib.sessions.backends.cached_db",
         "axes": "axes.handlers.cache.AxesCacheHandler",
         "limits": "cache",
-        "tasks": "django_tasks_rq.RQBackend",
-        "rq": REDIS_URL,
+        "tasks": "django_tasks_db.DatabaseBackend",
     }
+
+
+def test_rq_is_chosen_by_name_and_uses_the_same_redis(redis_env):
+    env = {**redis_env, "TRADEPOST_TASKS_BACKEND": "rq"}
+    done = _run(
+        env,
+        """
+        from django.conf import settings
+        print(settings.TASKS["default"]["BACKEND"], settings.RQ_QUEUES["default"]["URL"])
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-2:] == ["django_tasks_rq.RQBackend", REDIS_URL]
 
 
 def test_a_queued_email_is_sent_by_the_rq_worker(redis_env):

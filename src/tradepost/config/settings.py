@@ -9,10 +9,9 @@ Environment variables:
   SITE_URL         absolute base URL used in emails; default http://127.0.0.1:8000
   EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
   EMAIL_USE_TLS, DEFAULT_FROM_EMAIL
-  REDIS_URL        e.g. redis://127.0.0.1:6379/0: cache, sessions, rate limits and the task
-                   queue move to Redis (see "cache, sessions and rate limits")
-  TRADEPOST_TASKS_BACKEND  "database" (default without Redis), "rq" (default with Redis) or
-                   "immediate"
+  REDIS_URL        e.g. redis://127.0.0.1:6379/0: the cache, session reads and the rate
+                   limits move to Redis (see "cache, sessions and rate limits")
+  TRADEPOST_TASKS_BACKEND  "database" (default), "rq" (Redis at REDIS_URL) or "immediate"
   TRADEPOST_HTTPS, TRADEPOST_PROXY_HTTPS_HEADER  the production switch (see "security")
 """
 
@@ -299,15 +298,17 @@ TRADEPOST_PAGE_CACHE_SECONDS = int(
 )
 
 # --- background tasks ---------------------------------------------------------------------
-# The database queue is durable wherever the database is; the RQ queue (Redis) is the
-# default when REDIS_URL is set, and needs a Redis that keeps its data (appendonly yes).
+# The database queue (the default, with or without Redis) is durable wherever the database
+# is, and a task is queued in the same database as the write it follows. The RQ queue
+# (TRADEPOST_TASKS_BACKEND=rq, Redis at REDIS_URL) needs a Redis that keeps its data
+# (appendonly yes): a Redis restarted without it loses the tasks waiting in it (ADR 0011).
 _TASK_BACKENDS = {
     "database": "django_tasks_db.DatabaseBackend",
     "rq": "django_tasks_rq.RQBackend",
     "immediate": "django_tasks.backends.immediate.ImmediateBackend",
 }
 TASKS_BACKEND_NAME = os.environ.get(
-    "TRADEPOST_TASKS_BACKEND", "immediate" if TESTING else ("rq" if REDIS_URL else "database")
+    "TRADEPOST_TASKS_BACKEND", "immediate" if TESTING else "database"
 )
 if TASKS_BACKEND_NAME not in _TASK_BACKENDS:
     raise ValueError(

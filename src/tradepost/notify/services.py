@@ -42,7 +42,9 @@ def queue_email(
     Links in `context` must be absolute (build them with `absolute_url`).
     """
     message = render_email(subject=subject, template=template, context=context, language=language)
-    transaction.on_commit(lambda: send_email.enqueue(to=to, attempt=0, **message))
+    # robust: a queue that cannot be reached is logged; it never turns the committed write
+    # into an error for the person who made it.
+    transaction.on_commit(lambda: send_email.enqueue(to=to, attempt=0, **message), robust=True)
 
 
 def absolute_url(path: str) -> str:

@@ -424,7 +424,7 @@ def request_create(*, actor: Any, fields: dict[str, Any]) -> BuyingRequest:
     request.full_clean()
     request.save()
     record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
-    transaction.on_commit(lambda: notify_request_matched.enqueue(request.pk))
+    transaction.on_commit(lambda: notify_request_matched.enqueue(request.pk), robust=True)
     return request
 
 

@@ -1,7 +1,7 @@
 """The `tradepost` command: Django's management commands with the project's settings.
 
 Project commands: serve, worker, demo, token create --user EMAIL, createoperator,
-compiletranslations; and every Django command (migrate, shell, ...).
+compiletranslations, backup, restore FILE; and every Django command (migrate, shell, ...).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from pydantic import ConfigDict, Field
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import user_can_publish
 from tradepost.api.auth import API_AUTH
+from tradepost.api.bodies import JsonBody
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.companies import services
 from tradepost.companies.errors import CompanyError, CompanyPermissionDenied
@@ -66,7 +67,7 @@ class MeOut(Schema):
     role: str | None = Field(description="owner, admin or member; null without a company")
 
 
-class CompanyPatch(Schema):
+class CompanyPatch(JsonBody):
     """Profile fields of the company. Only the fields sent are changed."""
 
     model_config = ConfigDict(extra="forbid")

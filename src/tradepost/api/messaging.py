@@ -22,6 +22,7 @@ from pydantic import Field
 
 from tradepost.accounts.models import User
 from tradepost.api.auth import API_AUTH
+from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
@@ -96,14 +97,14 @@ class MessageOut(Schema):
     attachments: list[AttachmentOut]
 
 
-class MessageIn(Schema):
+class MessageIn(JsonBody):
     body: str
 
 
-class InquiryIn(Schema):
+class InquiryIn(JsonBody):
     product_id: int | None = Field(None, description="A published product's id")
     company_id: int | None = Field(None, description="The supplier company, when no product")
-    quantity: Decimal | None = None
+    quantity: JsonDecimal | None = None
     unit: str = ""
     message: str
 
@@ -124,7 +125,7 @@ class NotificationPage(Schema):
     items: list[NotificationOut]
 
 
-class MarkRead(Schema):
+class MarkRead(JsonBody):
     ids: list[int] | None = Field(None, description="Leave out to mark every notification read")
 
 

@@ -18,6 +18,7 @@ from ninja.files import UploadedFile
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH
+from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError, ProductErrorCode
@@ -37,12 +38,12 @@ MAX_PAGE_SIZE = 100
 # --- schemas ---------------------------------------------------------------------------------
 
 
-class Attribute(Schema):
+class Attribute(JsonBody):
     name: str
     value: str
 
 
-class ProductWrite(Schema):
+class ProductWrite(JsonBody):
     """Fields of a product. On PATCH, only the fields sent are changed."""
 
     title: str | None = None
@@ -51,16 +52,16 @@ class ProductWrite(Schema):
     description: str | None = Field(None, description="HTML; scripts and styles are removed")
     attributes: list[Attribute] | None = None
     keywords: str | None = None
-    moq: Decimal | None = Field(None, description="Minimum order quantity, greater than zero")
+    moq: JsonDecimal | None = Field(None, description="Minimum order quantity, greater than zero")
     moq_unit: str | None = None
-    price_min: Decimal | None = None
-    price_max: Decimal | None = None
+    price_min: JsonDecimal | None = None
+    price_max: JsonDecimal | None = None
     currency: str | None = Field(None, description="ISO 4217 code")
     incoterms: list[str] | None = None
     port_of_loading: str | None = None
     payment_terms: list[str] | None = None
     lead_time_days: int | None = None
-    supply_capacity: Decimal | None = None
+    supply_capacity: JsonDecimal | None = None
     supply_capacity_unit: str | None = None
     hs_code: str | None = None
     origin_country: str | None = Field(None, description="ISO 3166 alpha-2 code")
@@ -81,7 +82,7 @@ class ImageOut(Schema):
     position: int
 
 
-class TranslationIn(Schema):
+class TranslationIn(JsonBody):
     title: str
     description: str = ""
 
@@ -92,7 +93,7 @@ class TranslationOut(Schema):
     description: str
 
 
-class ImageOrder(Schema):
+class ImageOrder(JsonBody):
     image_ids: list[int]
 
 

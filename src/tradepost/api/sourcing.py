@@ -22,6 +22,7 @@ from ninja.files import UploadedFile
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
+from tradepost.api.bodies import JsonBody, JsonDate, JsonDateTime, JsonDecimal
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.companies.selectors import membership_for
 from tradepost.messaging.errors import MessagingError, MessagingErrorCode, RateLimited
@@ -38,7 +39,7 @@ MAX_PAGE_SIZE = 100
 # --- schemas ---------------------------------------------------------------------------------
 
 
-class RequestWrite(Schema):
+class RequestWrite(JsonBody):
     """Fields of a buying request. On PATCH, only the fields sent are changed; once
     quotations have arrived only `description` and a later `deadline` may change."""
 
@@ -46,15 +47,15 @@ class RequestWrite(Schema):
     description: str | None = Field(None, description="HTML; scripts and styles are removed")
     original_language: str | None = Field(None, description="Language code, e.g. en, zh-hans")
     category_id: int | None = Field(None, description="A leaf category's id")
-    quantity: Decimal | None = None
+    quantity: JsonDecimal | None = None
     unit: str | None = None
-    target_unit_price: Decimal | None = None
+    target_unit_price: JsonDecimal | None = None
     target_currency: str | None = Field(None, description="ISO 4217 code")
     destination_country: str | None = Field(None, description="ISO 3166 alpha-2 code")
     destination_port: str | None = None
     preferred_incoterm: str | None = None
     required_certifications: list[str] | None = None
-    deadline: datetime | None = None
+    deadline: JsonDateTime | None = None
     sealed: bool | None = None
     reveal_identity: bool | None = None
 
@@ -114,23 +115,23 @@ class PageQuery(Schema):
     page_size: int = Field(20, ge=1, le=MAX_PAGE_SIZE)
 
 
-class PriceTier(Schema):
-    min_quantity: Decimal
-    unit_price: Decimal
+class PriceTier(JsonBody):
+    min_quantity: JsonDecimal
+    unit_price: JsonDecimal
 
 
-class QuotationWrite(Schema):
-    unit_price: Decimal
+class QuotationWrite(JsonBody):
+    unit_price: JsonDecimal
     currency: str = Field(description="ISO 4217 code")
     price_tiers: list[PriceTier] = []
-    moq: Decimal
+    moq: JsonDecimal
     lead_time_days: int
     incoterm: str
     named_place: str = ""
     payment_terms: list[str] = []
-    valid_until: date
+    valid_until: JsonDate
     sample_available: bool = False
-    sample_cost: Decimal | None = None
+    sample_cost: JsonDecimal | None = None
     message: str = ""
 
 
@@ -182,7 +183,7 @@ class ComparisonQuery(Schema):
     sort: Literal["price", "lead_time", "moq", "verified", "response_rate", "received"] = "price"
 
 
-class DeclineIn(Schema):
+class DeclineIn(JsonBody):
     reason: str
 
 
@@ -643,7 +644,7 @@ def download_attachment(request: HttpRequest, attachment_id: int) -> FileRespons
 # --- questions on a quotation ----------------------------------------------------------------
 
 
-class QuestionIn(Schema):
+class QuestionIn(JsonBody):
     message: str = Field(..., description="The question (plain text)")
 
 

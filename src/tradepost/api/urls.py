@@ -11,7 +11,9 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from tradepost.api import accounts, messaging, products, public, search, sourcing
+from tradepost.api.field_errors import field_message
 from tradepost.api.openapi import describe_errors
+from tradepost.api.parser import JsonObjectParser
 from tradepost.api.problems import (
     ApiProblem,
     problem_response,
@@ -33,6 +35,7 @@ api = TradepostAPI(
     title="Tradepost API",
     version="1",
     urls_namespace="api",
+    parser=JsonObjectParser(),
     description="Categories, companies and products of the Tradepost marketplace.",
 )
 api.add_router("/", public.router)
@@ -56,7 +59,7 @@ def _validation(request, exc: ValidationError):
         location = [
             str(part) for part in error.get("loc", []) if part not in ("body", "payload", "query")
         ]
-        errors.append({"field": ".".join(location) or "body", "message": str(error.get("msg", ""))})
+        errors.append({"field": ".".join(location) or "body", "message": field_message(error)})
     return render_problem(request, validation_problem(errors))
 
 
@@ -78,4 +81,7 @@ def _not_found(request, exc):
 
 @api.exception_handler(HttpError)
 def _http_error(request, exc: HttpError):
+    if isinstance(exc.__cause__, ApiProblem):
+        # django-ninja wraps whatever reading the body raised (`JsonObjectParser`).
+        return render_problem(request, exc.__cause__)
     return problem_response(request, status=exc.status_code, code="error", title=str(exc))

@@ -81,6 +81,10 @@ def notification_create(
     return notification
 
 
+#: Larger numbers cannot be ids (and overflow SQLite's integers in a query).
+MAX_NOTIFICATION_ID = 2**63 - 1
+
+
 def notifications_mark_read(*, actor: Any, ids: list[int] | None = None) -> int:
     """Mark the actor's notifications read (all of them, or those in `ids`); others' ids are
     ignored. Returns how many changed."""
@@ -91,7 +95,9 @@ def notifications_mark_read(*, actor: Any, ids: list[int] | None = None) -> int:
     with transaction.atomic():
         unread = Notification.objects.filter(recipient_id=actor.pk, read_at__isnull=True)
         if ids is not None:
-            unread = unread.filter(pk__in=[i for i in ids if isinstance(i, int) and i > 0])
+            unread = unread.filter(
+                pk__in=[i for i in ids if isinstance(i, int) and 0 < i <= MAX_NOTIFICATION_ID]
+            )
         return unread.update(read_at=timezone.now())
 
 

@@ -6,7 +6,8 @@ from the conventions every endpoint follows (docs/api.md):
 - `security` with an empty requirement (`{}`) where an endpoint also answers visitors without a
   token (`PUBLIC_AUTH`): the token is optional there, and the schema says so;
 - the error responses, each an `application/problem+json` document (the `Problem` component):
-  400 (a NUL character in the address) and 500 for every operation; 401 where a token is
+  400 (a NUL character in the address, a body that is not JSON), 414 and 431 (an address or
+  headers longer than the HTTP server reads) and 500 for every operation; 401 where a token is
   required; 403 for writes that need a role; 404 where the path names an object (a missing
   object and another company's look the same); 409 for writes on an object whose state may
   forbid them; 422 for operations with parameters or a body; 429 where writing is rate-limited
@@ -43,13 +44,15 @@ PROBLEM_SCHEMA: dict[str, Any] = {
 }
 
 ERROR_DESCRIPTIONS = {
-    400: "A NUL character in the path or a parameter.",
+    400: "A NUL character in the path or a parameter, or a body that is not JSON.",
     401: "No valid token (or session) was sent.",
     403: "The user's role in the company does not allow this.",
     404: "No such object, or not one this user may see (the two look the same).",
     409: "The object's state forbids this now (already published, closed, awarded...).",
     422: "Invalid parameters or fields, listed in `errors`.",
+    414: "The address (path and parameters) is longer than the server reads.",
     429: "Too many messages in a short time; try again later.",
+    431: "The request's headers are larger than the server reads.",
     500: "An unexpected error on the server's side (nothing of it is disclosed).",
 }
 
@@ -70,7 +73,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[int]:
     needs_token = bool(security) and {} not in security
     has_object = "{" in path
     is_write = method in WRITE_METHODS
-    statuses = [400, 500]
+    statuses = [400, 414, 431, 500]
     if needs_token:
         statuses.append(401)
     if needs_token and is_write:

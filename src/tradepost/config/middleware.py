@@ -6,13 +6,15 @@ string may hold one: "\\ud800") cannot be encoded at all. Either would fail deep
 both the same way on every database, before anything is written:
 
 - a NUL in the path or in a query parameter: 400;
-- a NUL or an unpaired surrogate anywhere in a JSON body (keys included): 422, naming the
-  field, like any other invalid field.
+- a NUL or an unpaired surrogate anywhere in a JSON body (keys included), or a NUL in a field
+  of a form body sent to the API (multipart: a message with files): 422, naming the field,
+  like any other invalid field.
 
 API requests get a problem document (`application/problem+json`), pages a 400 page in the
 visitor's language.
-Form posts need nothing here: Django's form fields refuse NUL characters themselves, and form
-bodies are decoded with replacement characters, so no surrogate survives them.
+Pages' form posts need nothing here: Django's form fields refuse NUL characters themselves,
+and form bodies are decoded with replacement characters, so no surrogate survives them. The
+API's form fields are plain strings, which is why it is checked here.
 """
 
 from __future__ import annotations
@@ -36,20 +38,26 @@ JSON_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 def unstorable_fields(value: Any, path: str = "") -> Iterator[str]:
     """The dotted paths ("items.0.name") of the strings in a decoded JSON value that hold a
-    NUL or an unpaired surrogate; a key holding one names itself."""
-    if isinstance(value, str):
-        if UNSTORABLE.search(value):
-            yield path or "body"
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            name = f"{path}.{key}" if path else str(key)
-            if isinstance(key, str) and UNSTORABLE.search(key):
-                yield UNSTORABLE.sub("?", name)
-            else:
-                yield from unstorable_fields(item, name)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from unstorable_fields(item, f"{path}.{index}" if path else str(index))
+    NUL or an unpaired surrogate; a key holding one names itself. Walked with a list, not
+    recursion: a body may nest as deep as the JSON reader goes."""
+    pending: list[tuple[str, Any, bool]] = [(path, value, False)]  # (path, value, bad key)
+    while pending:
+        path, value, bad_key = pending.pop()
+        if bad_key:
+            yield path
+        elif isinstance(value, str):
+            if UNSTORABLE.search(value):
+                yield path or "body"
+        elif isinstance(value, dict | list):
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            children = []
+            for key, item in items:
+                name = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and UNSTORABLE.search(key):
+                    children.append((UNSTORABLE.sub("?", name), None, True))
+                else:
+                    children.append((name, item, False))
+            pending.extend(reversed(children))
 
 
 def _has_nul(request: HttpRequest) -> bool:
@@ -68,9 +76,23 @@ def _json_fields(request: HttpRequest) -> list[str]:
         return []
     try:
         data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python reads
         return []  # not JSON: the endpoint answers that itself
     return list(dict.fromkeys(unstorable_fields(data)))
+
+
+def _form_fields(request: HttpRequest) -> list[str]:
+    """The fields of a form body (URL-encoded or multipart) that hold a NUL."""
+    if request.method not in JSON_METHODS:
+        return []
+    content_type = request.META.get("CONTENT_TYPE", "")
+    if not content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+        return []
+    return [
+        UNSTORABLE.sub("?", key)
+        for key, values in request.POST.lists()
+        if "\x00" in key or any("\x00" in value for value in values)
+    ]
 
 
 class UnstorableTextMiddleware:
@@ -90,7 +112,7 @@ class UnstorableTextMiddleware:
                 )
             return render(request, "web/bad_request.html", status=400)
         if is_api:
-            fields = _json_fields(request)
+            fields = _json_fields(request) or _form_fields(request)
             if fields:
                 message = _(
                     "Contains a character that cannot be stored (a NUL or an unpaired surrogate)."

@@ -21,7 +21,12 @@ MAX_STORED_EDGE = 2000
 
 
 class ImageRejected(ValueError):
-    """The upload is not an acceptable image; the message is for the user."""
+    """The upload is not an acceptable image; the message is for the user. `not_an_image`: the
+    file is no image this site reads (rather than an image too large, in bytes or pixels)."""
+
+    def __init__(self, message: str, *, not_an_image: bool = False) -> None:
+        super().__init__(message)
+        self.not_an_image = not_an_image
 
 
 @dataclass(frozen=True)
@@ -73,10 +78,18 @@ def process_image(upload, *, max_bytes: int | None = None) -> ProcessedImage:
             img: Image.Image = transposed.convert("RGBA" if has_alpha else "RGB")
     except ImageRejected:
         raise
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        raise ImageRejected(_("The file is not a valid image.")) from None
+    except Image.DecompressionBombError:
+        # Pillow's own limit, far above ours, refuses the header before our check sees it.
+        raise ImageRejected(
+            _("The image has too many pixels; at most %(limit)d million are accepted.")
+            % {"limit": max(1, settings.TRADEPOST_IMAGE_MAX_PIXELS // 1_000_000)}
+        ) from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        raise ImageRejected(_("The file is not a valid image."), not_an_image=True) from None
     if image_format not in ALLOWED_FORMATS:
-        raise ImageRejected(_("Only JPEG, PNG, WebP and GIF images are accepted."))
+        raise ImageRejected(
+            _("Only JPEG, PNG, WebP and GIF images are accepted."), not_an_image=True
+        )
 
     img.thumbnail((MAX_STORED_EDGE, MAX_STORED_EDGE))
     extension = "png" if has_alpha else "jpg"
@@ -90,6 +103,12 @@ def process_image(upload, *, max_bytes: int | None = None) -> ProcessedImage:
         width=img.width,
         height=img.height,
     )
+
+
+def check_image(data: bytes, *, max_bytes: int | None = None) -> None:
+    """Refuse (ImageRejected) what `process_image` refuses: for files kept as they were sent
+    (message attachments), which must still be whole images within the pixel limit."""
+    process_image(io.BytesIO(data), max_bytes=max_bytes)
 
 
 def _encode(img: Image.Image, extension: str) -> bytes:

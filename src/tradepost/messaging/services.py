@@ -29,6 +29,7 @@ from tradepost.accounts.models import User
 from tradepost.catalog.models import Product, ProductStatus, Unit
 from tradepost.companies.models import Company, Membership
 from tradepost.companies.selectors import is_operator, membership_for
+from tradepost.core.images import ImageRejected, check_image
 from tradepost.core.languages import normalise_ui_language
 from tradepost.messaging.errors import (
     ConversationNotFound,
@@ -171,7 +172,8 @@ def _rejected(message: str) -> MessagingError:
 
 def check_attachments(files: Sequence[Any]) -> list[CheckedAttachment]:
     """Read and check uploaded files: at most three, each a PDF, JPEG or PNG of at most
-    5 MB. Refuses the whole set when one file is refused."""
+    5 MB (an image whole and within the pixel limit). Refuses the whole set when one file is
+    refused."""
     files = list(files or ())
     limit = int(getattr(settings, "TRADEPOST_MESSAGE_MAX_ATTACHMENTS", DEFAULT_MAX_ATTACHMENTS))
     if len(files) > limit:
@@ -193,12 +195,23 @@ def check_attachments(files: Sequence[Any]) -> list[CheckedAttachment]:
                 _("%(name)s is larger than %(limit)d MB.")
                 % {"name": name, "limit": max_bytes // (1024 * 1024)}
             )
+        if not content:
+            raise _rejected(_("%(name)s is empty.") % {"name": name or "?"})
         kind = next(
             ((ctype, ext) for sig, ctype, ext in ATTACHMENT_SIGNATURES if content.startswith(sig)),
             None,
         )
         if kind is None:
             raise _rejected(_("%(name)s is not a PDF, JPEG or PNG file.") % {"name": name or "?"})
+        if kind[0].startswith("image/"):
+            # Kept as sent, but only a whole image within the pixel limit (not a truncated
+            # file, not a decompression bomb that would stall whoever opens it).
+            try:
+                check_image(content, max_bytes=max_bytes)
+            except ImageRejected as exc:
+                raise _rejected(
+                    _("%(name)s: %(problem)s") % {"name": name or "?", "problem": exc}
+                ) from None
         checked.append(
             CheckedAttachment(
                 content=content,

@@ -1046,7 +1046,9 @@ def _attachment_file(upload: Any) -> tuple[ContentFile, str, int]:
         return ContentFile(data, name=f"{secrets.token_hex(16)}.pdf"), PDF_CONTENT_TYPE, len(data)
     try:
         processed = process_image(upload, max_bytes=attachment_max_bytes())
-    except ImageRejected:
+    except ImageRejected as exc:
+        if not exc.not_an_image:  # an image, but too many pixels: say so
+            raise SourcingError({"file": [str(exc)]}) from None
         raise SourcingError(
             {"file": [_("Only PDF files and JPEG, PNG, WebP or GIF images are accepted.")]}
         ) from None

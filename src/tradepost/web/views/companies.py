@@ -44,6 +44,10 @@ def _add_errors(form: forms.Form, error: ValidationError | CompanyError) -> None
         form.add_error(None, error.messages)
 
 
+def _form_errors(form: forms.Form, field: str) -> str:
+    return " ".join(str(message) for message in form.errors.get(field, []))
+
+
 def _target_company(request: AuthenticatedRequest, *, for_edit: bool) -> Company | None:
     """The company a page works on: `?company=<id>` (checked), else the user's own."""
     company_id = request.GET.get("company")
@@ -132,7 +136,9 @@ def logo(request: AuthenticatedRequest) -> HttpResponse:
         else:
             form = LogoForm(request.POST, request.FILES)
             if not form.is_valid():
-                messages.error(request, _("Choose an image file to upload."))
+                # None chosen, or the form's own reason (an empty file).
+                refused = "" if form.has_error("logo", "required") else _form_errors(form, "logo")
+                messages.error(request, refused or _("Choose an image file to upload."))
                 return _redirect(request, "companies:profile")
             services.company_logo_set(
                 actor=request.user, company=company, upload=form.cleaned_data["logo"]

@@ -320,7 +320,11 @@ def _buyer_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             messages.success(request, _("The quotation is shortlisted."))
         elif action == "decline":
             form = DeclineForm(request.POST)
-            reason = form.cleaned_data["reason"] if form.is_valid() else ""
+            if not form.is_valid():  # a reason too long (or holding a NUL): say so, decline nothing
+                for message in form.errors.get("reason", []):
+                    messages.error(request, str(message))
+                return redirect("sourcing:compare", pk=quotation.request_id)
+            reason = form.cleaned_data["reason"]
             services.quotation_decline(actor=request.user, quotation=quotation, reason=reason)
             messages.success(request, _("The quotation is declined."))
         else:
@@ -371,13 +375,21 @@ def quotation_ask(request: HttpRequest, pk: int) -> HttpResponse:
 # --- attachments -----------------------------------------------------------------------------
 
 
+def _file_refused(form: AttachmentForm) -> str:
+    """Why the form refused the file: none chosen, or the form's own reason (an empty file)."""
+    if form.has_error("file", "required"):
+        return _("Choose a file to attach.")
+    refused = " ".join(str(message) for message in form.errors.get("file", []))
+    return refused or _("Choose a file to attach.")
+
+
 @login_required
 @require_POST
 def request_attachment_add(request: HttpRequest, pk: int) -> HttpResponse:
     buying_request = selectors.access_request_for_buyer(user=request.user, request_id=pk)
     form = AttachmentForm(request.POST, request.FILES)
     if not form.is_valid():
-        messages.error(request, _("Choose a file to attach."))
+        messages.error(request, _file_refused(form))
     else:
         try:
             services.attachment_add_to_request(
@@ -396,7 +408,7 @@ def quotation_attachment_add(request: HttpRequest, pk: int) -> HttpResponse:
     quotation = selectors.access_quotation(user=request.user, quotation_id=pk)
     form = AttachmentForm(request.POST, request.FILES)
     if not form.is_valid():
-        messages.error(request, _("Choose a file to attach."))
+        messages.error(request, _file_refused(form))
     else:
         try:
             services.attachment_add_to_quotation(

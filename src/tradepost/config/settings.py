@@ -259,6 +259,8 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+# The file backend's folder (EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend).
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(HOME / "sent-emails"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tradepost <noreply@localhost>")
 
 # --- cache, sessions and rate limits ------------------------------------------------------

@@ -53,7 +53,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "target", choices=["search", "relevance", "load"], help="What to benchmark."
+            "target", choices=["search", "relevance", "load", "faults"], help="What to benchmark."
         )
         parser.add_argument(
             "--profiles",
@@ -107,6 +107,15 @@ class Command(BaseCommand):
             return
         if options["target"] == "load":
             self.load(options)
+            return
+        if options["target"] == "faults":
+            drill = bench_module("fault_drill")
+            drill.run(
+                home_root=Path(settings.HOME),
+                duration=options["duration"],
+                results_dir=options["results_dir"] or bench_module("load_bench").RESULTS,
+                log=self.say,
+            )
             return
         bench = bench_module()
         workers = max(1, options["workers"] or default_workers())

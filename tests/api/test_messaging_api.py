@@ -299,3 +299,40 @@ def test_reply_with_a_forbidden_file_type_is_refused():
     body = _problem(response, 422)
     assert body["errors"][0]["field"] == "attachments"
     assert _state() == before
+
+
+def test_files_sent_as_text_are_refused_and_nothing_is_sent():
+    p = make_parties()
+    conversation = make_conversation(p)
+    api = Api(p.supplier_owner)
+    before = _state()
+    response = api.client.post(
+        f"{BASE}/{conversation.pk}/messages/upload",
+        {"body": "true", "files": "7710008"},
+        headers=api.headers,
+    )
+    body = _problem(response, 422)
+    assert [error["field"] for error in body["errors"]] == ["files"]
+    assert _state() == before
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["multipart/form-data", "multipart/form-data; boundary=", "multipart/form-data; boundary=\x7f"],
+)
+def test_a_multipart_body_without_a_usable_boundary_is_a_400_problem(content_type):
+    p = make_parties()
+    conversation = make_conversation(p)
+    api = Api(p.supplier_owner)
+    before = _state()
+    response = api.client.generic(
+        "POST",
+        f"{BASE}/{conversation.pk}/messages/upload",
+        b'--x\r\nContent-Disposition: form-data; name="body"\r\n\r\nhi\r\n--x--\r\n',
+        content_type=content_type,
+        headers=api.headers,
+    )
+    body = _problem(response, 400)
+    assert body["type"].endswith("/bad-request")
+    assert "boundary" in body["detail"]
+    assert _state() == before

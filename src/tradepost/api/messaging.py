@@ -312,6 +312,8 @@ def send_message_with_files(
     files: File[list[UploadedFile]] = None,  # type: ignore[assignment]
 ):
     conversation = _access(request, conversation_id)
+    if "files" in request.POST:
+        raise validation_problem({"files": [_("Send the files as file parts, not as text.")]})
     try:
         message = services.message_send(
             actor=_user(request), conversation=conversation, body=body, attachments=files or []

@@ -26,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -88,11 +89,19 @@ def _form_fields(request: HttpRequest) -> list[str]:
     content_type = request.META.get("CONTENT_TYPE", "")
     if not content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
         return []
+    try:
+        fields = request.POST
+    except MultiPartParserError:
+        raise MalformedForm from None
     return [
         UNSTORABLE.sub("?", key)
-        for key, values in request.POST.lists()
+        for key, values in fields.lists()
         if "\x00" in key or any("\x00" in value for value in values)
     ]
+
+
+class MalformedForm(Exception):
+    """A multipart body that cannot be read (no boundary, a broken part)."""
 
 
 class UnstorableTextMiddleware:
@@ -112,7 +121,19 @@ class UnstorableTextMiddleware:
                 )
             return render(request, "web/bad_request.html", status=400)
         if is_api:
-            fields = _json_fields(request) or _form_fields(request)
+            try:
+                fields = _json_fields(request) or _form_fields(request)
+            except MalformedForm:
+                return problem_response(
+                    request,
+                    status=400,
+                    code="bad-request",
+                    title=_("The request body cannot be read"),
+                    detail=_(
+                        "Send a multipart/form-data body with its boundary in the Content-Type "
+                        "header, or a JSON body."
+                    ),
+                )
             if fields:
                 message = _(
                     "Contains a character that cannot be stored (a NUL or an unpaired surrogate)."

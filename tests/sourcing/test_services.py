@@ -206,6 +206,19 @@ def test_quotation_revision_takes_no_new_slot():
     assert QuoteUsage.objects.get(company=company).count == 1
 
 
+@pytest.mark.parametrize("revise", [False, True])
+def test_a_price_that_rounds_to_zero_is_a_field_error_and_nothing_changes(revise):
+    request = make_request()
+    supplier, _company = make_trader()
+    if revise:
+        make_quotation(request, actor=supplier)
+    before = list(Quotation.objects.values_list("unit_price", "revision"))
+    with pytest.raises(SourcingError) as caught:
+        make_quotation(request, actor=supplier, unit_price="0.00001")
+    assert caught.value.message_dict == {"unit_price": ["Enter at least 0.0001."]}
+    assert list(Quotation.objects.values_list("unit_price", "revision")) == before
+
+
 def test_buyer_cannot_quote_on_own_request():
     buyer, company = make_trader()
     request = make_request(actor=buyer)

@@ -167,7 +167,12 @@ def _amount(
     if number > MAX_AMOUNT:
         errors.add(field, _("This number is too large."))
         return None
-    return number.quantize(Decimal(1).scaleb(-places))
+    smallest = Decimal(1).scaleb(-places)
+    rounded = number.quantize(smallest)
+    if rounded <= 0:  # 0.00001 is above zero but stored as 0.0000
+        errors.add(field, _("Enter at least %(smallest)s.") % {"smallest": smallest})
+        return None
+    return rounded
 
 
 def _int(value: Any, field: str, errors: _Errors, *, low: int, high: int) -> int | None:

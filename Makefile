@@ -5,18 +5,28 @@ VENV := .venv
 BIN := $(VENV)/bin
 TP := $(BIN)/tradepost
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 PORT ?= 8000
 export PORT
 
-.PHONY: run test lint install browser translations format migrations
+.PHONY: run test lint install install-dev browser translations format migrations lock
 
+# What the site needs (requirements.lock); the development tools (tests, lint, benchmarks) are
+# in requirements-dev.lock, which holds the same versions of the site's packages.
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(PIP) --require-hashes -r requirements.lock
+	$(PIP) --no-deps -e .
+	@touch $@
+
+$(DEV_STAMP): $(STAMP) requirements-dev.lock
+	$(PIP) --require-hashes -r requirements-dev.lock
 	@touch $@
 
 install: $(STAMP)
+
+install-dev: $(DEV_STAMP)
 
 translations: install
 	@$(TP) compiletranslations -v0
@@ -31,17 +41,23 @@ run: install translations
 browser:
 	@command -v chromium >/dev/null 2>&1 || bash scripts/install-chromium.sh
 
-test: install translations browser
+test: install-dev translations browser
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-lint: install
+lint: install-dev
 	$(BIN)/ruff check src tests bench scripts conftest.py
-	$(BIN)/ruff format --check src tests bench scripts conftest.py scripts conftest.py
+	$(BIN)/ruff format --check src tests bench scripts conftest.py
 	$(BIN)/mypy src
 
-format: install
+format: install-dev
 	$(BIN)/ruff check --fix src tests bench
 	$(BIN)/ruff format src tests bench
 
 migrations: install
 	$(TP) makemigrations
+
+# Re-resolve both lock files after a change to pyproject.toml (needs uv: pip install uv).
+lock:
+	uv pip compile pyproject.toml --generate-hashes --python-version 3.11 -o requirements.lock
+	uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 \
+		-c requirements.lock -o requirements-dev.lock

@@ -39,7 +39,14 @@ def bench_module(name: str = "search_bench") -> Any:
     root = str(BENCH_DIR.parent)
     if root not in sys.path:
         sys.path.insert(0, root)
-    return importlib.import_module(f"bench.{name}")
+    try:
+        return importlib.import_module(f"bench.{name}")
+    except ModuleNotFoundError as error:  # locust and the rest are development tools
+        if (error.name or "").startswith("bench"):
+            raise
+        raise CommandError(
+            f"The benchmark needs {error.name}, a development tool: run `make install-dev`."
+        ) from None
 
 
 class Command(BaseCommand):

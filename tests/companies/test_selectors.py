@@ -7,6 +7,8 @@ from tradepost.companies.errors import CompanyNotFound
 from tradepost.companies.selectors import (
     access_company_for_edit,
     access_company_for_view,
+    acting_company,
+    acting_company_id,
     can_manage_company,
     membership_for,
 )
@@ -20,6 +22,21 @@ def test_membership_for():
     assert membership_for(cast.loner) is None
     assert membership_for(AnonymousUser()) is None
     assert membership_for(None) is None
+
+
+def test_acting_company_is_the_one_company_of_an_active_member():
+    cast = make_cast()
+    for who in ("owner", "admin", "member"):
+        user = getattr(cast, who)
+        assert acting_company(user) == cast.company
+        assert acting_company_id(user) == cast.company.pk
+    for nobody in (cast.loner, AnonymousUser(), None):
+        assert acting_company(nobody) is None
+        assert acting_company_id(nobody) is None
+    cast.member.is_active = False
+    cast.member.save(update_fields=["is_active"])
+    assert acting_company(cast.member) is None
+    assert membership_for(cast.member) is None
 
 
 @pytest.mark.parametrize(

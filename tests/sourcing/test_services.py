@@ -426,3 +426,28 @@ def test_revision_on_a_request_closed_meanwhile_is_refused():
     assert caught.value.code == SourcingErrorCode.REQUEST_NOT_OPEN
     first.refresh_from_db()
     assert first.unit_price == Decimal("2.3")
+
+
+@pytest.mark.parametrize(
+    ("status", "revisable"),
+    [
+        (QuotationStatus.SUBMITTED, True),
+        (QuotationStatus.SHORTLISTED, True),
+        (QuotationStatus.DECLINED, False),
+        (QuotationStatus.AWARDED, False),
+        (QuotationStatus.NOT_SELECTED, False),
+    ],
+)
+def test_is_revisable_decides_whether_the_supplier_may_revise(status, revisable):
+    request = make_request()
+    supplier, _company = make_trader()
+    quotation = make_quotation(request, actor=supplier)
+    Quotation.objects.filter(pk=quotation.pk).update(status=status)
+    quotation.refresh_from_db()
+    assert quotation.is_revisable is revisable
+    if revisable:
+        assert make_quotation(request, actor=supplier, unit_price="2.00").revision == 2
+    else:
+        with pytest.raises(SourcingError) as caught:
+            make_quotation(request, actor=supplier, unit_price="2.00")
+        assert caught.value.code == SourcingErrorCode.WRONG_STATE

@@ -27,6 +27,7 @@ from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
 from tradepost.companies.public_selectors import public_companies
+from tradepost.companies.selectors import acting_company_id
 from tradepost.messaging import selectors, services
 from tradepost.messaging.errors import (
     ConversationNotFound,
@@ -210,7 +211,7 @@ def _access(request: HttpRequest, conversation_id: str) -> Conversation:
 
 
 def _unread(request: HttpRequest, conversation: Conversation) -> int:
-    company_id = selectors.company_id_for(request.user)
+    company_id = acting_company_id(request.user)
     if company_id is None or company_id not in (
         conversation.buyer_company_id,
         conversation.supplier_company_id,

@@ -24,7 +24,7 @@ from pydantic import Field
 from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
 from tradepost.api.bodies import JsonBody, JsonDate, JsonDateTime, JsonDecimal
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
-from tradepost.companies.selectors import membership_for
+from tradepost.companies.selectors import acting_company_id, membership_for
 from tradepost.messaging.errors import MessagingError, MessagingErrorCode, RateLimited
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
@@ -243,11 +243,6 @@ def _request_out(item: BuyingRequest, *, user: Any, own_company_id: int | None) 
     return data
 
 
-def _own_company_id(user: Any) -> int | None:
-    membership = membership_for(user)
-    return membership.company_id if membership else None
-
-
 def _quotation_out(quotation: Quotation) -> dict[str, Any]:
     data = {
         name: getattr(quotation, name)
@@ -292,7 +287,7 @@ def list_requests(request: HttpRequest, query: Query[BoardQuery]) -> dict[str, A
         posted_within_days=query.posted_within_days,
     )
     user = _user(request)
-    own = _own_company_id(user)
+    own = acting_company_id(user)
     _count, items, meta = _page(
         selectors.open_requests(filters=filters), query.page, query.page_size
     )
@@ -313,7 +308,7 @@ def create_request(request: HttpRequest, payload: RequestWrite) -> Status[dict[s
 @router.get("/mine", response=RequestPage, auth=API_AUTH, summary="My company's requests")
 def my_requests(request: HttpRequest, query: Query[PageQuery]) -> dict[str, Any]:
     user = _user(request)
-    own = _own_company_id(user)
+    own = acting_company_id(user)
     if own is None:
         raise _problem(
             SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
@@ -381,7 +376,7 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> list[dict[str
 def get_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
     user = _user(request)
     item = selectors.access_request(user=user, request_id=request_id)
-    return _request_out(item, user=user, own_company_id=_own_company_id(user))
+    return _request_out(item, user=user, own_company_id=acting_company_id(user))
 
 
 @router.patch("/{int:request_id}", response=RequestOut, auth=API_AUTH, summary="Change a request")
@@ -479,7 +474,7 @@ def submit_quotation(
 
 @router.get("/quotations/mine", response=list[QuotationOut], auth=API_AUTH, summary="My quotations")
 def my_quotations(request: HttpRequest, query: Query[PageQuery]) -> list[dict[str, Any]]:
-    own = _own_company_id(_user(request))
+    own = acting_company_id(_user(request))
     if own is None:
         return []
     queryset = selectors.quotations_of_supplier(company_id=own).select_related("supplier")

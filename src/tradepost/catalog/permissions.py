@@ -13,34 +13,22 @@ from django.db.models import QuerySet
 
 from tradepost.catalog.errors import ProductNotFound
 from tradepost.catalog.models import Product, ProductImage, ProductStatus
-from tradepost.companies.models import Company, Membership, Role
-from tradepost.companies.selectors import is_operator, membership_for
+from tradepost.companies.models import Company, Role
+from tradepost.companies.selectors import acting_company, is_operator, membership_for
 
 PRODUCT_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.MEMBER})
-
-
-def _membership(user: Any) -> Membership | None:
-    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return None
-    return membership_for(user)
 
 
 def can_manage_products(user: Any, company: Company) -> bool:
     """True when `user` may create, edit, publish and delete `company`'s products."""
     if is_operator(user):
         return True
-    membership = _membership(user)
+    membership = membership_for(user)
     return (
         membership is not None
         and membership.company_id == company.pk
         and membership.role in PRODUCT_ROLES
     )
-
-
-def company_of(user: Any) -> Company | None:
-    """The company a user acts for, or None."""
-    membership = _membership(user)
-    return membership.company if membership is not None else None
 
 
 def company_for_new_product(user: Any, company_id: int | None = None) -> Company | None:
@@ -50,7 +38,7 @@ def company_for_new_product(user: Any, company_id: int | None = None) -> Company
     else naming a company other than their own gets None, as for a company that is missing.
     """
     if company_id is None:
-        company = company_of(user)
+        company = acting_company(user)
         return company if company is not None and can_manage_products(user, company) else None
     company = Company.objects.filter(pk=company_id).first()
     if company is None or not can_manage_products(user, company):

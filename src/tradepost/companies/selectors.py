@@ -24,10 +24,28 @@ def is_operator(user: Any) -> bool:
 
 
 def membership_for(user: Any) -> Membership | None:
-    """The user's membership (with its company), or None for anonymous users and loners."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    """The user's membership (with its company and role), or None for anonymous and
+    deactivated users and for people who belong to no company."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
         return None
     return Membership.objects.select_related("company").filter(user_id=user.pk).first()
+
+
+def acting_company(user: Any) -> Company | None:
+    """The company `user` acts for (a person belongs to at most one), or None.
+
+    The one answer to "which company is this user acting for?": pages, the API and services
+    all ask here. Operators act for their own company, if any; the pages that let them work on
+    another company name it explicitly (`?company=<id>`, checked by an `access_*` helper).
+    """
+    membership = membership_for(user)
+    return membership.company if membership is not None else None
+
+
+def acting_company_id(user: Any) -> int | None:
+    """The id of `acting_company(user)`, or None."""
+    membership = membership_for(user)
+    return membership.company_id if membership is not None else None
 
 
 def can_manage_company(user: Any, company: Company) -> bool:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import is_operator, membership_for
+from tradepost.companies.selectors import acting_company_id, is_operator
 from tradepost.messaging.errors import ConversationNotFound, MessagingErrorCode
 from tradepost.messaging.models import (
     Conversation,
@@ -47,12 +47,6 @@ def _conversation_id(conversation_id: Any) -> int:
     return value
 
 
-def company_id_for(user: Any) -> int | None:
-    """The id of the company the user acts for, or None."""
-    membership = membership_for(user)
-    return membership.company_id if membership else None
-
-
 def access_conversation(user: Any, conversation_id: Any) -> Conversation:
     """The conversation if `user` is a member of one of its two companies or an operator."""
     pk = _conversation_id(conversation_id)
@@ -69,7 +63,7 @@ def access_conversation(user: Any, conversation_id: Any) -> Conversation:
         raise _not_found()
     if is_operator(user):
         return conversation
-    company_id = company_id_for(user)
+    company_id = acting_company_id(user)
     if company_id is None or company_id not in (
         conversation.buyer_company_id,
         conversation.supplier_company_id,
@@ -80,7 +74,7 @@ def access_conversation(user: Any, conversation_id: Any) -> Conversation:
 
 def is_participant(user: Any, conversation: Conversation) -> bool:
     """Whether `user` acts for one of the conversation's two companies (and so may write)."""
-    company_id = company_id_for(user)
+    company_id = acting_company_id(user)
     return company_id is not None and company_id in (
         conversation.buyer_company_id,
         conversation.supplier_company_id,
@@ -116,7 +110,7 @@ def conversations_for_company(company_id: int) -> QuerySet[Conversation]:
 
 def inbox(*, user: Any) -> QuerySet[Conversation]:
     """Conversations of the user's company; none for a user without a company."""
-    company_id = company_id_for(user)
+    company_id = acting_company_id(user)
     if company_id is None:
         return Conversation.objects.none()
     return conversations_for_company(company_id)
@@ -125,7 +119,7 @@ def inbox(*, user: Any) -> QuerySet[Conversation]:
 def unread_message_count(*, user: Any) -> int:
     """Messages from the other side not yet read by the user's company, over all its
     conversations (the header badge)."""
-    company_id = company_id_for(user)
+    company_id = acting_company_id(user)
     if company_id is None:
         return 0
     marks = ConversationRead.objects.filter(

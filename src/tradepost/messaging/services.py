@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Product, ProductStatus, Unit
 from tradepost.companies.models import Company, Membership
-from tradepost.companies.selectors import is_operator, membership_for
+from tradepost.companies.selectors import acting_company, is_operator
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.core.languages import normalise_ui_language
 from tradepost.messaging.errors import (
@@ -130,14 +130,14 @@ def _clean_quantity(quantity: Any, unit: Any) -> tuple[Decimal | None, str]:
     return value, str(unit)
 
 
-def _acting_membership(actor: Any) -> Membership:
-    membership = membership_for(actor)
-    if membership is None or not actor.is_active:
+def _acting_company(actor: Any) -> Company:
+    company = acting_company(actor)
+    if company is None:
         raise MessagingError(
             MessagingErrorCode.NO_COMPANY,
             _("Create or join a company first: inquiries are sent on behalf of a company."),
         )
-    return membership
+    return company
 
 
 # --- attachments ----------------------------------------------------------------------------
@@ -328,7 +328,7 @@ def inquiry_send(
 ) -> Conversation:
     """Open a conversation from the actor's company to the supplier of `product` (or to
     `company`), with `message` as its first message."""
-    membership = _acting_membership(actor)
+    sender = _acting_company(actor)
     if product is not None:
         if product.status != ProductStatus.PUBLISHED:
             raise MessagingError(
@@ -341,7 +341,7 @@ def inquiry_send(
         raise MessagingError(
             MessagingErrorCode.TARGET_NOT_FOUND, _("Choose a product or a company to ask.")
         )
-    if supplier_id == membership.company_id:
+    if supplier_id == sender.pk:
         raise MessagingError(
             MessagingErrorCode.OWN_COMPANY, _("You cannot send an inquiry to your own company.")
         )
@@ -359,7 +359,7 @@ def inquiry_send(
         _check_inquiry_rate(actor, now)
         _check_message_rate(actor, now)
         conversation = Conversation(
-            buyer_company_id=membership.company_id,
+            buyer_company_id=sender.pk,
             buyer_user=actor,
             supplier_company_id=supplier_id,
             subject=subject,
@@ -379,7 +379,7 @@ def inquiry_send(
         first = _add_message(
             conversation=conversation,
             actor=actor,
-            company_id=membership.company_id,
+            company_id=sender.pk,
             body=body,
             now=now,
         )
@@ -389,7 +389,7 @@ def inquiry_send(
             message=first,
             kind=NotificationKind.NEW_INQUIRY,
             recipients_company_id=supplier_id,
-            sender_company=membership.company,
+            sender_company=sender,
         )
     return conversation
 
@@ -398,8 +398,8 @@ def message_send(
     *, actor: User, conversation: Conversation, body: Any, attachments: Sequence[Any] = ()
 ) -> Message:
     """Add the actor's reply to a conversation of their company."""
-    membership = membership_for(actor)
-    company_id = membership.company_id if membership else None
+    company = acting_company(actor)
+    company_id = company.pk if company else None
     if company_id not in (conversation.buyer_company_id, conversation.supplier_company_id):
         if is_operator(actor):
             raise MessagingError(
@@ -407,7 +407,7 @@ def message_send(
                 _("Only members of the two companies can write in a conversation."),
             )
         raise ConversationNotFound(MessagingErrorCode.NOT_FOUND, _("No such conversation."))
-    assert membership is not None and company_id is not None
+    assert company is not None and company_id is not None
     text = clean_body(body)
     files = check_attachments(attachments)
     with transaction.atomic():
@@ -430,7 +430,7 @@ def message_send(
             message=message,
             kind=NotificationKind.NEW_MESSAGE,
             recipients_company_id=locked.other_company_id(company_id),
-            sender_company=membership.company,
+            sender_company=company,
         )
     return message
 
@@ -450,8 +450,8 @@ def _mark(*, conversation: Conversation, company_id: int, upto: int, now: dateti
 def conversation_mark_read(*, actor: User, conversation: Conversation) -> None:
     """Mark every message so far read for the actor's company (and so for all its members).
     Operators looking at a conversation of other companies change nothing."""
-    membership = membership_for(actor)
-    company_id = membership.company_id if membership else None
+    company = acting_company(actor)
+    company_id = company.pk if company else None
     if company_id not in (conversation.buyer_company_id, conversation.supplier_company_id):
         if is_operator(actor):
             return

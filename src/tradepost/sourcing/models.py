@@ -26,6 +26,11 @@ class QuotationStatus(models.TextChoices):
     NOT_SELECTED = "not_selected", _("Not selected")
 
 
+#: The states in which a quotation is still live: its supplier may revise it and add files,
+#: and its buyer may shortlist, decline or award it.
+REVISABLE_QUOTATION_STATES = (QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED)
+
+
 class BuyingRequest(models.Model):
     """What a buyer company wants to buy, open for quotations until its deadline."""
 
@@ -142,6 +147,11 @@ class Quotation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.supplier_id} → {self.request_id}: {self.unit_price} {self.currency}"
+
+    @property
+    def is_revisable(self) -> bool:
+        """Still live (submitted or shortlisted): the supplier may revise it, the buyer act."""
+        return self.status in REVISABLE_QUOTATION_STATES
 
 
 class QuoteUsage(models.Model):

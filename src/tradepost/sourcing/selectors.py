@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from tradepost.catalog.models import Category
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import is_operator, membership_for
+from tradepost.companies.selectors import acting_company_id, is_operator
 from tradepost.core.currencies import is_currency
 from tradepost.messaging.selectors import Responsiveness, supplier_responsiveness_many
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
@@ -31,11 +31,6 @@ from tradepost.sourcing.models import (
     RequestStatus,
 )
 from tradepost.sourcing.services import monthly_quote_quota
-
-
-def _company_id(user: Any) -> int | None:
-    membership = membership_for(user)
-    return membership.company_id if membership else None
 
 
 def _pk(value: Any) -> int | None:
@@ -59,7 +54,7 @@ def access_request(*, user: Any, request_id: Any) -> BuyingRequest:
         raise RequestNotFound
     if request.status == RequestStatus.OPEN or is_operator(user):
         return request
-    company_id = _company_id(user)
+    company_id = acting_company_id(user)
     if company_id is not None and (
         company_id == request.buyer_id
         or Quotation.objects.filter(request=request, supplier_id=company_id).exists()
@@ -71,7 +66,7 @@ def access_request(*, user: Any, request_id: Any) -> BuyingRequest:
 def access_request_for_buyer(*, user: Any, request_id: Any) -> BuyingRequest:
     """A request of the user's own company (to edit, close, compare); 404 otherwise."""
     pk = _pk(request_id)
-    company_id = _company_id(user)
+    company_id = acting_company_id(user)
     if pk is None or company_id is None:
         raise RequestNotFound
     request = (
@@ -87,7 +82,7 @@ def access_request_for_buyer(*, user: Any, request_id: Any) -> BuyingRequest:
 def access_quotation(*, user: Any, quotation_id: Any) -> Quotation:
     """A quotation of the user's company, or one on a request of the user's company."""
     pk = _pk(quotation_id)
-    company_id = _company_id(user)
+    company_id = acting_company_id(user)
     if pk is None or company_id is None:
         raise QuotationNotFound
     quotation = (
@@ -104,7 +99,7 @@ def access_quotation(*, user: Any, quotation_id: Any) -> Quotation:
 def access_quotation_for_buyer(*, user: Any, quotation_id: Any) -> Quotation:
     """A quotation on a request of the user's company (to shortlist, decline, award)."""
     quotation = access_quotation(user=user, quotation_id=quotation_id)
-    if quotation.request.buyer_id != _company_id(user):
+    if quotation.request.buyer_id != acting_company_id(user):
         raise QuotationNotFound
     return quotation
 
@@ -137,7 +132,7 @@ def attachments_by_quotation(*, quotation_ids: list[int]) -> dict[int, list[Atta
 
 
 def own_quotation(*, user: Any, buying_request: BuyingRequest) -> Quotation | None:
-    company_id = _company_id(user)
+    company_id = acting_company_id(user)
     if company_id is None:
         return None
     return Quotation.objects.filter(request=buying_request, supplier_id=company_id).first()
@@ -146,7 +141,9 @@ def own_quotation(*, user: Any, buying_request: BuyingRequest) -> Quotation | No
 def visible_quotation_count(*, user: Any, buying_request: BuyingRequest) -> int | None:
     """How many quotations the user may know of: None while a sealed request is open to
     anyone but its buyer."""
-    return quotation_count_for(viewer_company_id=_company_id(user), buying_request=buying_request)
+    return quotation_count_for(
+        viewer_company_id=acting_company_id(user), buying_request=buying_request
+    )
 
 
 def quotation_count_for(
@@ -161,7 +158,7 @@ def quotation_count_for(
 
 
 def can_quote(*, user: Any, buying_request: BuyingRequest) -> bool:
-    company_id = _company_id(user)
+    company_id = acting_company_id(user)
     return (
         company_id is not None
         and company_id != buying_request.buyer_id

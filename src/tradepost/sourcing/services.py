@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy
 from tradepost.accounts.selectors import user_can_publish
 from tradepost.catalog.models import Category, Incoterm, PaymentTerm, Unit
 from tradepost.companies.models import Company, Membership
-from tradepost.companies.selectors import membership_for
+from tradepost.companies.selectors import acting_company
 from tradepost.core.cleaning import decimal_or_none, one_line, text_or_none
 from tradepost.core.countries import is_country
 from tradepost.core.currencies import is_currency
@@ -42,6 +42,7 @@ from tradepost.notify.services import absolute_url, notification_create, queue_e
 from tradepost.search.outbox import OutboxKind, record_change, record_changes
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import (
+    REVISABLE_QUOTATION_STATES,
     Attachment,
     BuyingRequest,
     Quotation,
@@ -397,18 +398,18 @@ def _check_price_pair(request: BuyingRequest, errors: _Errors) -> None:
         errors.add("target_currency", _("Give the currency of the target price."))
 
 
-def _buyer_membership(actor: Any, buyer: Company | None = None) -> Company:
+def _buyer_company(actor: Any, buyer: Company | None = None) -> Company:
     """The actor's company, checked to be able to act as a buyer (and to be `buyer`)."""
     if not user_can_publish(actor):
         raise SourcingError(
             _("Verify your email address first."), SourcingErrorCode.EMAIL_NOT_VERIFIED
         )
-    membership = membership_for(actor)
-    if membership is None:
+    company = acting_company(actor)
+    if company is None:
         raise SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
-    if buyer is not None and membership.company_id != buyer.pk:
+    if buyer is not None and company.pk != buyer.pk:
         raise SourcingError(_("You cannot change this request."), SourcingErrorCode.NOT_ALLOWED)
-    return membership.company
+    return company
 
 
 # --- buying requests -------------------------------------------------------------------------
@@ -417,7 +418,7 @@ def _buyer_membership(actor: Any, buyer: Company | None = None) -> Company:
 @transaction.atomic
 def request_create(*, actor: Any, fields: dict[str, Any]) -> BuyingRequest:
     """Post a buying request for the actor's company."""
-    buyer = _buyer_membership(actor)
+    buyer = _buyer_company(actor)
     errors = _Errors()
     cleaned = _clean_request_fields(fields, errors=errors, now=timezone.now(), partial=False)
     errors.raise_if_any()
@@ -439,7 +440,7 @@ def request_update(
 ) -> BuyingRequest:
     """Change an open request. Once quotations arrived, only the description and a later
     deadline may change, and every quoting supplier is told."""
-    _buyer_membership(actor, buying_request.buyer)
+    _buyer_company(actor, buying_request.buyer)
     request = BuyingRequest.objects.select_for_update().get(pk=buying_request.pk)
     if request.status != RequestStatus.OPEN:
         raise SourcingError(
@@ -488,7 +489,7 @@ def request_update(
 @transaction.atomic
 def request_close(*, actor: Any, buying_request: BuyingRequest) -> BuyingRequest:
     """The buyer stops taking quotations without awarding any."""
-    _buyer_membership(actor, buying_request.buyer)
+    _buyer_company(actor, buying_request.buyer)
     updated = BuyingRequest.objects.filter(pk=buying_request.pk, status=RequestStatus.OPEN).update(
         status=RequestStatus.CLOSED, closed_at=timezone.now(), updated_at=timezone.now()
     )
@@ -735,10 +736,9 @@ def quotation_submit(
         raise SourcingError(
             _("Verify your email address first."), SourcingErrorCode.EMAIL_NOT_VERIFIED
         )
-    membership = membership_for(actor)
-    if membership is None:
+    supplier = acting_company(actor)
+    if supplier is None:
         raise SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
-    supplier = membership.company
     if supplier.pk == buying_request.buyer_id:
         raise SourcingError(
             _("Your company cannot quote on its own request."), SourcingErrorCode.OWN_REQUEST
@@ -765,7 +765,7 @@ def quotation_submit(
                 _("This request no longer accepts quotations."),
                 SourcingErrorCode.REQUEST_NOT_OPEN,
             )
-        if existing.status not in (QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED):
+        if not existing.is_revisable:
             raise SourcingError(
                 _("This quotation can no longer be revised."), SourcingErrorCode.WRONG_STATE
             )
@@ -817,7 +817,7 @@ def quotation_submit(
 def _buyer_quotation(actor: Any, quotation: Quotation) -> BuyingRequest:
     """Lock and return the quotation's request after checking the actor acts for the buyer."""
     request = BuyingRequest.objects.select_for_update().get(pk=quotation.request_id)
-    _buyer_membership(actor, request.buyer)
+    _buyer_company(actor, request.buyer)
     return request
 
 
@@ -851,7 +851,7 @@ def quotation_decline(*, actor: Any, quotation: Quotation, reason: str) -> Quota
         )
     updated = Quotation.objects.filter(
         pk=quotation.pk,
-        status__in=(QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED),
+        status__in=REVISABLE_QUOTATION_STATES,
     ).update(status=QuotationStatus.DECLINED, decline_reason=text, updated_at=timezone.now())
     if not updated:
         raise SourcingError(
@@ -882,7 +882,7 @@ def quotation_award(*, actor: Any, quotation: Quotation) -> Quotation:
     awarded = Quotation.objects.filter(
         pk=quotation.pk,
         request_id=request.pk,
-        status__in=(QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED),
+        status__in=REVISABLE_QUOTATION_STATES,
     ).update(status=QuotationStatus.AWARDED, updated_at=now)
     if not awarded:
         # Undo the request change: raising rolls the whole transaction back.
@@ -1101,7 +1101,7 @@ def attachment_add_to_request(
     *, actor: Any, buying_request: BuyingRequest, upload: Any
 ) -> Attachment:
     """Attach a specification or drawing to an open request of the actor's company."""
-    _buyer_membership(actor, buying_request.buyer)
+    _buyer_company(actor, buying_request.buyer)
     request = BuyingRequest.objects.select_for_update().get(pk=buying_request.pk)
     if request.status != RequestStatus.OPEN:
         raise SourcingError(
@@ -1113,13 +1113,13 @@ def attachment_add_to_request(
 @transaction.atomic
 def attachment_add_to_quotation(*, actor: Any, quotation: Quotation, upload: Any) -> Attachment:
     """Attach a file to the actor's company's quotation while it can still be revised."""
-    membership = membership_for(actor)
-    if not user_can_publish(actor) or membership is None:
+    company = acting_company(actor)
+    if not user_can_publish(actor) or company is None:
         raise SourcingError(_("You cannot change this quotation."), SourcingErrorCode.NOT_ALLOWED)
     locked = Quotation.objects.select_for_update().get(pk=quotation.pk)
-    if membership.company_id != locked.supplier_id:
+    if company.pk != locked.supplier_id:
         raise SourcingError(_("You cannot change this quotation."), SourcingErrorCode.NOT_ALLOWED)
-    if locked.status not in (QuotationStatus.SUBMITTED, QuotationStatus.SHORTLISTED):
+    if not locked.is_revisable:
         raise SourcingError(
             _("This quotation can no longer be revised."), SourcingErrorCode.WRONG_STATE
         )
@@ -1129,7 +1129,7 @@ def attachment_add_to_quotation(*, actor: Any, quotation: Quotation, upload: Any
 @transaction.atomic
 def attachment_remove(*, actor: Any, attachment: Attachment) -> None:
     """Remove an attachment the actor's company added; the file goes once the row is gone."""
-    membership = membership_for(actor)
+    company = acting_company(actor)
     owner_id = (
         attachment.request.buyer_id
         if attachment.request_id is not None and attachment.request is not None
@@ -1137,7 +1137,7 @@ def attachment_remove(*, actor: Any, attachment: Attachment) -> None:
         if attachment.quotation is not None
         else None
     )
-    if membership is None or owner_id != membership.company_id:
+    if company is None or owner_id != company.pk:
         raise SourcingError(_("You cannot remove this file."), SourcingErrorCode.NOT_ALLOWED)
     name, storage = attachment.file.name or "", attachment.file.storage
     attachment.delete()

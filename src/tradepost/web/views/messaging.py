@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
 from tradepost.companies.public_selectors import get_public_company
-from tradepost.companies.selectors import membership_for
+from tradepost.companies.selectors import acting_company
 from tradepost.messaging import selectors, services
 from tradepost.messaging.errors import MessagingError, RateLimited
 from tradepost.messaging.forms import InquiryForm, ReplyForm
@@ -51,10 +51,10 @@ def inquiry_create(request: AuthenticatedRequest) -> HttpResponse:
         company = get_public_company(slug) if slug and len(slug) <= 80 else None
         if company is None:
             raise Http404
-    membership = membership_for(request.user)
+    mine = acting_company(request.user)
     form = InquiryForm(request.POST or None, request.FILES or None)
     status = 200
-    if request.method == "POST" and membership is not None and form.is_valid():
+    if request.method == "POST" and mine is not None and form.is_valid():
         try:
             conversation = services.inquiry_send(
                 actor=request.user,
@@ -78,22 +78,22 @@ def inquiry_create(request: AuthenticatedRequest) -> HttpResponse:
         "product": product,
         "company": company,
         "company_name": company.name_for(get_language() or "en"),
-        "membership": membership,
-        "own_company": membership is not None and membership.company_id == company.pk,
+        "acting_company": mine,
+        "own_company": mine is not None and mine.pk == company.pk,
     }
     return render(request, "messaging/inquiry_form.html", context, status=status)
 
 
 @login_required
 def inbox(request: AuthenticatedRequest) -> HttpResponse:
-    membership = membership_for(request.user)
+    mine = acting_company(request.user)
     page = Paginator(selectors.inbox(user=request.user), CONVERSATIONS_PER_PAGE).get_page(
         request.GET.get("page")
     )
     language = get_language() or "en"
     rows = []
     for conversation in page.object_list:
-        own = membership.company_id if membership else None
+        own = mine.pk if mine else None
         other = (
             conversation.supplier_company
             if own == conversation.buyer_company_id
@@ -106,7 +106,7 @@ def inbox(request: AuthenticatedRequest) -> HttpResponse:
                 "is_buyer": own == conversation.buyer_company_id,
             }
         )
-    context = {"page": page, "rows": rows, "membership": membership}
+    context = {"page": page, "rows": rows, "acting_company": mine}
     return render(request, "messaging/inbox.html", context)
 
 

@@ -30,11 +30,11 @@ from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
 from tradepost.catalog.permissions import (
     access_product,
     company_for_new_product,
-    company_of,
     is_operator,
     managed_products,
 )
 from tradepost.companies.models import Company
+from tradepost.companies.selectors import acting_company
 from tradepost.core.languages import LISTING_LANGUAGES, UI_LANGUAGES
 
 PRODUCTS_PER_PAGE = 20
@@ -58,7 +58,7 @@ def _dashboard_company(request: HttpRequest) -> Company | None:
 
 
 def _no_company_redirect(request: HttpRequest) -> HttpResponse:
-    if is_operator(request.user) and company_of(request.user) is None:
+    if is_operator(request.user) and acting_company(request.user) is None:
         raise Http404(_("Choose a company with ?company=<id>."))
     messages.info(request, _("Create your company profile before adding products."))
     return redirect("companies:create")

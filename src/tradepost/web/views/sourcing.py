@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tradepost.catalog.forms import category_choices, plain_number
 from tradepost.companies.models import BusinessType
-from tradepost.companies.selectors import membership_for
+from tradepost.companies.selectors import acting_company
 from tradepost.core.countries import country_choices, country_name
 from tradepost.core.currencies import COMMON_CURRENCIES
 from tradepost.messaging.errors import MessagingError
@@ -98,8 +98,8 @@ def request_detail(request: HttpRequest, pk: int) -> HttpResponse:
     language = get_language()
     buying_request = selectors.access_request(user=request.user, request_id=pk)
     _decorate([buying_request], language)
-    membership = membership_for(request.user)
-    is_buyer = membership is not None and membership.company_id == buying_request.buyer_id
+    company = acting_company(request.user)
+    is_buyer = company is not None and company.pk == buying_request.buyer_id
     return render(
         request,
         "sourcing/request_detail.html",
@@ -122,7 +122,7 @@ def request_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def request_create(request: HttpRequest) -> HttpResponse:
-    if membership_for(request.user) is None:
+    if acting_company(request.user) is None:
         messages.info(request, _("Create your company profile before posting a buying request."))
         return redirect("companies:create")
     form = BuyingRequestForm(request.POST or None, language=get_language())
@@ -201,11 +201,11 @@ def request_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def my_requests(request: HttpRequest) -> HttpResponse:
-    membership = membership_for(request.user)
-    if membership is None:
+    company = acting_company(request.user)
+    if company is None:
         return redirect("companies:create")
     page = Paginator(
-        selectors.requests_of_company(company_id=membership.company_id), PER_PAGE
+        selectors.requests_of_company(company_id=company.pk), PER_PAGE
     ).get_page(request.GET.get("page"))
     language = get_language()
     for item in page.object_list:
@@ -215,16 +215,16 @@ def my_requests(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_quotations(request: HttpRequest) -> HttpResponse:
-    membership = membership_for(request.user)
-    if membership is None:
+    company = acting_company(request.user)
+    if company is None:
         return redirect("companies:create")
     page = Paginator(
-        selectors.quotations_of_supplier(company_id=membership.company_id), PER_PAGE
+        selectors.quotations_of_supplier(company_id=company.pk), PER_PAGE
     ).get_page(request.GET.get("page"))
     return render(
         request,
         "sourcing/my_quotations.html",
-        {"page": page, "quota_left": selectors.quota_left(company=membership.company)},
+        {"page": page, "quota_left": selectors.quota_left(company=company)},
     )
 
 

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tradepost.companies.selectors import membership_for
+from tradepost.companies.selectors import acting_company
 from tradepost.sourcing.matching import matching_requests
 from tradepost.sourcing.selectors import quoted_request_ids
 from tradepost.web.views.sourcing import _decorate
@@ -19,15 +19,15 @@ PAGE_LIMIT = 50
 
 @login_required
 def matching(request: HttpRequest) -> HttpResponse:
-    membership = membership_for(request.user)
-    if membership is None:
+    company = acting_company(request.user)
+    if company is None:
         messages.info(request, _("Create your company profile to see matching requests."))
         return redirect("companies:create")
     language = get_language()
-    matches = matching_requests(company=membership.company, language=language, limit=PAGE_LIMIT)
+    matches = matching_requests(company=company, language=language, limit=PAGE_LIMIT)
     _decorate([match.request for match in matches], language)
     quoted = quoted_request_ids(
-        company_id=membership.company_id, request_ids=[match.request.pk for match in matches]
+        company_id=company.pk, request_ids=[match.request.pk for match in matches]
     )
     return render(
         request,

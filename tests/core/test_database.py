@@ -55,7 +55,7 @@ def test_a_database_without_statistics_is_measured_once():
 
 @sqlite_only
 def test_the_worker_measures_the_database_as_it_starts(monkeypatch):
-    from tradepost.core.management.commands import worker
+    from tradepost.ops.management.commands import worker
 
     monkeypatch.setattr(worker, "call_command", lambda *args, **kwargs: None)  # no task queue
     make_product(title="Walnut tray")

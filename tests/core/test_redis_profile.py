@@ -102,7 +102,7 @@ def test_a_queued_email_is_sent_by_the_rq_worker(redis_env):
     done = _run(
         env,
         """
-        from tradepost.core.management.commands.worker import run_task_worker
+        from tradepost.ops.management.commands.worker import run_task_worker
         from tradepost.notify.tasks import send_email
 
         result = send_email.enqueue(

@@ -15,7 +15,7 @@ from tests.factories import make_product
 from tests.search.factories import index
 from tradepost.api import search as search_api
 from tradepost.config import gunicorn as gunicorn_config
-from tradepost.core.management.commands import serve
+from tradepost.ops.management.commands import serve
 from tradepost.search import selectors
 
 

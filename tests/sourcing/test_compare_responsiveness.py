@@ -17,7 +17,6 @@ from tradepost.accounts.tokens import token_create
 from tradepost.messaging.models import Conversation
 from tradepost.sourcing import selectors
 from tradepost.sourcing.models import BuyingRequest, Quotation
-from tradepost.web.templatetags.tradepost_catalog import product_path
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +121,7 @@ def test_company_and_product_pages_show_responsiveness(client, language):
     _answered_conversations(parties, in_time=1, late=1)
     with translation.override(language):
         company_url = reverse("catalog:company_detail", args=[parties.supplier_company.slug])
-        product_url = product_path(parties.product)
+        product_url = parties.product.get_absolute_url()
     for url in (company_url, product_url):
         response = client.get(url)
         assert response.status_code == 200

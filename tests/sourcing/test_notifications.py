@@ -9,9 +9,9 @@ from django.utils import timezone, translation
 
 from tests.factories import add_member, make_user
 from tests.sourcing.factories import make_quotation, make_request, make_trader
-from tradepost.core import periodic
 from tradepost.notify.models import Notification, NotificationKind
 from tradepost.notify.selectors import notification_link, notification_text
+from tradepost.ops import periodic
 from tradepost.sourcing import services
 from tradepost.sourcing.errors import SourcingError
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
@@ -187,8 +187,8 @@ def test_extending_the_deadline_tells_the_buyer_again_before_the_new_one():
 def test_expiring_job_is_registered(monkeypatch):
     calls = []
     monkeypatch.setattr(
-        "tradepost.sourcing.services.requests_notify_expiring", lambda: calls.append(1) or 0
+        "tradepost.ops.periodic.requests_notify_expiring", lambda: calls.append(1) or 0
     )
-    monkeypatch.setattr("tradepost.sourcing.services.request_expire_due", lambda: 0)
+    monkeypatch.setattr("tradepost.ops.periodic.request_expire_due", lambda: 0)
     periodic.run_due_jobs({}, now=10_000.0)
     assert calls == [1]

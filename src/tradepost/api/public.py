@@ -35,7 +35,7 @@ from tradepost.companies.public_selectors import (
     get_public_company,
 )
 from tradepost.core.countries import is_country
-from tradepost.web.templatetags.tradepost_catalog import decimal_text, product_path
+from tradepost.core.numbers import decimal_text
 
 router = Router(tags=["public"])
 
@@ -287,7 +287,7 @@ def _product(request: HttpRequest, product: Product) -> dict[str, Any]:
         )
     return {
         "id": product.pk,
-        "url": request.build_absolute_uri(product_path(product)),
+        "url": request.build_absolute_uri(product.get_absolute_url()),
         "original_language": product.original_language,
         "title": product.title,
         "description": product.description,

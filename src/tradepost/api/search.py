@@ -24,8 +24,8 @@ from tradepost.catalog.models import Incoterm
 from tradepost.companies.models import BusinessType
 from tradepost.core.countries import COUNTRY_CODES
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
+from tradepost.core.numbers import decimal_text
 from tradepost.search import selectors as search
-from tradepost.web.templatetags.tradepost_catalog import decimal_text, product_slug
 
 router = Router(tags=["search"])
 
@@ -266,7 +266,7 @@ def _product_hit(links: _Links, hit: search.ProductHit) -> dict[str, Any]:
         "title": card.text.title,
         "title_html": str(hit.title_html),
         "language": card.text.lang_tag,
-        "url": links.product_url(product.pk, product_slug(product)),
+        "url": links.product_url(product.pk, product.url_slug),
         "thumbnail_url": links.absolute(card.thumbnail_url) if card.thumbnail_url else None,
         "category": card.category_name,
         "supplier": {

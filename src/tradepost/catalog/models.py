@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tradepost.companies.models import Company
@@ -178,6 +179,15 @@ class Product(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def get_absolute_url(self) -> str:
+        """The canonical path of the product page in the active language."""
+        return reverse("catalog:product_detail", args=[self.pk, self.url_slug])
+
+    @property
+    def url_slug(self) -> str:
+        """The slug in the product's address ("item" for a title with no Latin letters)."""
+        return self.slug or "item"
 
 
 class ProductTranslation(models.Model):

@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "tradepost.demo",
     "tradepost.web",
     "tradepost.api",
+    "tradepost.ops",
 ]
 
 MIDDLEWARE = [

@@ -18,7 +18,6 @@ from tradepost.catalog.models import Category, Product
 from tradepost.catalog.selectors import all_categories, published_products
 from tradepost.companies.models import Company
 from tradepost.companies.public_selectors import companies_with_published_products
-from tradepost.web.templatetags.tradepost_catalog import product_path
 
 
 class _SiteSitemap(Sitemap):
@@ -67,7 +66,7 @@ class ProductSitemap(_SiteSitemap):
         return published_products().only("id", "slug", "updated_at").order_by("id")
 
     def location(self, item: Product) -> str:
-        return product_path(item)
+        return item.get_absolute_url()
 
     def lastmod(self, item: Product) -> Any:
         return item.updated_at

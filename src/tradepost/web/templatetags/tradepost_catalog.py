@@ -10,7 +10,6 @@ from babel.numbers import format_decimal, get_currency_precision
 from django import template
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
@@ -20,6 +19,7 @@ from tradepost.catalog.models import Product, Unit
 from tradepost.companies.public_selectors import business_type_labels
 from tradepost.core.countries import country_name
 from tradepost.core.languages import babel_locale, normalise_ui_language
+from tradepost.core.numbers import decimal_text
 
 register = template.Library()
 
@@ -183,18 +183,9 @@ def number(value: Any) -> str:
     return format_number(value)
 
 
-def product_slug(product: Product) -> str:
-    return product.slug or "item"
-
-
-def product_path(product: Product) -> str:
-    """The canonical path of a product page in the active language."""
-    return reverse("catalog:product_detail", args=[product.pk, product_slug(product)])
-
-
 @register.simple_tag
 def product_url(product: Product) -> str:
-    return product_path(product)
+    return product.get_absolute_url()
 
 
 def absolute_url(path_or_url: str) -> str:
@@ -234,17 +225,6 @@ def json_ld_script(data: dict[str, Any]) -> SafeString:
 @register.simple_tag
 def json_ld(data: dict[str, Any]) -> SafeString:
     return json_ld_script(data)
-
-
-def decimal_text(value: Decimal | None, *, min_decimals: int = 0) -> str | None:
-    """A plain decimal string without exponent or needless zeros ("2.50", "100")."""
-    if value is None:
-        return None
-    text = f"{value.normalize():f}"
-    if min_decimals:
-        whole, _dot, fraction = text.partition(".")
-        text = f"{whole}.{fraction.ljust(min_decimals, '0')}"
-    return text
 
 
 def product_structured_data(

@@ -15,8 +15,6 @@ from tradepost.core.languages import normalise_ui_language
 from tradepost.messaging.selectors import supplier_responsiveness
 from tradepost.web.templatetags.tradepost_catalog import (
     absolute_url,
-    product_path,
-    product_slug,
     product_structured_data,
 )
 
@@ -67,17 +65,17 @@ def product_redirect(request: HttpRequest, pk: int) -> HttpResponse:
     product = catalog.get_published_product(pk)
     if product is None:
         raise Http404
-    return redirect(product_path(product), permanent=True)
+    return redirect(product.get_absolute_url(), permanent=True)
 
 
 def product_detail(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     product = catalog.get_published_product(pk)
     if product is None:
         raise Http404
-    if slug != product_slug(product):
-        return redirect(product_path(product), permanent=True)
+    if slug != product.url_slug:
+        return redirect(product.get_absolute_url(), permanent=True)
     detail = catalog.product_detail(product, language=_language())
-    url = absolute_url(product_path(product))
+    url = absolute_url(product.get_absolute_url())
     image_urls = [absolute_url(image.image.url) for image in detail.images if image.image]
     company_url = absolute_url(reverse("catalog:company_detail", args=[product.company.slug]))
     description = _summary(detail.text.description) or detail.text.title

@@ -204,9 +204,9 @@ def my_requests(request: HttpRequest) -> HttpResponse:
     company = acting_company(request.user)
     if company is None:
         return redirect("companies:create")
-    page = Paginator(
-        selectors.requests_of_company(company_id=company.pk), PER_PAGE
-    ).get_page(request.GET.get("page"))
+    page = Paginator(selectors.requests_of_company(company_id=company.pk), PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     language = get_language()
     for item in page.object_list:
         item.category_name = item.category.name_for(language)  # type: ignore[attr-defined]
@@ -218,9 +218,9 @@ def my_quotations(request: HttpRequest) -> HttpResponse:
     company = acting_company(request.user)
     if company is None:
         return redirect("companies:create")
-    page = Paginator(
-        selectors.quotations_of_supplier(company_id=company.pk), PER_PAGE
-    ).get_page(request.GET.get("page"))
+    page = Paginator(selectors.quotations_of_supplier(company_id=company.pk), PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     return render(
         request,
         "sourcing/my_quotations.html",

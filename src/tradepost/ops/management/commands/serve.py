@@ -1,5 +1,5 @@
 """Serve the site with gunicorn and one background worker process beside it, both kept
-running (`tradepost.core.supervise`: a child that dies is restarted, with backoff).
+running (`tradepost.ops.supervise`: a child that dies is restarted, with backoff).
 
 Concurrency: a request is mostly Python (Django, analysis, hydration) holding the GIL, so
 processes, not threads, use the cores. The default is one worker process per CPU, at least
@@ -23,7 +23,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from tradepost.core.supervise import Child, Supervisor
+from tradepost.ops.supervise import Child, Supervisor
 
 
 def default_workers() -> int:

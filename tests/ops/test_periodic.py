@@ -3,15 +3,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tradepost.core import periodic
+from tradepost.ops import periodic
 
 
 @pytest.mark.django_db
 def test_due_jobs_expire_buying_requests_past_their_deadline(monkeypatch):
     calls = []
-    monkeypatch.setattr(
-        "tradepost.sourcing.services.request_expire_due", lambda: calls.append(1) or 0
-    )
+    monkeypatch.setattr("tradepost.ops.periodic.request_expire_due", lambda: calls.append(1) or 0)
     last_run: dict[str, float] = {}
     periodic.run_due_jobs(last_run, now=1000.0)
     periodic.run_due_jobs(last_run, now=1010.0)  # within the interval: not again

@@ -3,8 +3,8 @@ again, after a delay that grows while it keeps failing and starts over once it r
 
 from __future__ import annotations
 
-from tradepost.core import supervise
-from tradepost.core.supervise import Child, Supervisor
+from tradepost.ops import supervise
+from tradepost.ops.supervise import Child, Supervisor
 
 
 class FakeProcess:

@@ -1,5 +1,5 @@
 """`tradepost restore FILE`: put back the database and media of a `tradepost backup`
-archive, then rebuild the search index (`tradepost.core.backup`)."""
+archive, then rebuild the search index (`tradepost.ops.backup`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from tradepost.core.backup import BackupError, restore_backup, vendor_name, verify_backup
+from tradepost.ops.backup import BackupError, restore_backup, vendor_name, verify_backup
 
 
 class Command(BaseCommand):

@@ -24,7 +24,7 @@ from tests.factories import make_company, make_product, make_user
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Product
 from tradepost.companies.models import Company
-from tradepost.core import backup
+from tradepost.ops import backup
 from tradepost.search.selectors import search_products
 
 # The restore replaces the database from outside the test's transaction (pg_restore is
@@ -289,7 +289,7 @@ def test_an_archive_from_older_migrations_is_migrated_forward(tmp_path, monkeypa
             migrated.append(name)
         return real_call_command(name, *args, **kwargs)
 
-    from tradepost.core.management.commands import restore
+    from tradepost.ops.management.commands import restore
 
     monkeypatch.setattr(restore, "call_command", spy)
     run("restore", str(archive), "--yes")

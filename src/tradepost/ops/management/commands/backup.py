@@ -1,5 +1,5 @@
 """`tradepost backup`: one archive of the database, the uploaded media and a manifest
-(`tradepost.core.backup`), safe to run while the site is serving."""
+(`tradepost.ops.backup`), safe to run while the site is serving."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tradepost.core.backup import BackupError, create_backup
+from tradepost.ops.backup import BackupError, create_backup
 
 
 class Command(BaseCommand):

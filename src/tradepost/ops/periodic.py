@@ -13,20 +13,18 @@ from collections.abc import Callable
 
 from django.db import close_old_connections, connection
 
+from tradepost.sourcing.services import request_expire_due, requests_notify_expiring
+
 logger = logging.getLogger(__name__)
 
 
 def _expire_requests() -> None:
-    from tradepost.sourcing.services import request_expire_due
-
     expired = request_expire_due()
     if expired:
         logger.info("expired %d buying requests past their deadline", expired)
 
 
 def _notify_expiring_requests() -> None:
-    from tradepost.sourcing.services import requests_notify_expiring
-
     told = requests_notify_expiring()
     if told:
         logger.info("told the buyers of %d buying requests that their deadline is near", told)

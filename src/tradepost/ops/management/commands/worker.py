@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from tradepost.core.database import ensure_planner_statistics
-from tradepost.core.periodic import run_due_jobs, run_periodic_jobs
+from tradepost.ops.periodic import run_due_jobs, run_periodic_jobs
 from tradepost.search.indexer import apply_outbox, run_indexer_loop
 
 

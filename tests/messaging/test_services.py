@@ -16,6 +16,7 @@ from tradepost.messaging.errors import (
 )
 from tradepost.messaging.models import MESSAGE_MAX_LENGTH, Conversation, Message
 from tradepost.notify.models import Notification, NotificationKind
+from tradepost.sourcing.responsiveness import supplier_responsiveness
 
 pytestmark = pytest.mark.django_db
 
@@ -303,11 +304,11 @@ def test_supplier_responsiveness():
         supplier_first_reply_at=now - timedelta(days=3) + timedelta(hours=30)
     )
     assert fresh.supplier_first_reply_at is None
-    result = selectors.supplier_responsiveness(p.supplier_company, now=now)
+    result = supplier_responsiveness(p.supplier_company, now=now)
     assert result.conversations == 3
     assert result.answered_in_time == 1
     assert result.response_rate_percent == 33
     assert result.median_first_response == timedelta(hours=16)
-    empty = selectors.supplier_responsiveness(p.buyer_company, now=now)
+    empty = supplier_responsiveness(p.buyer_company, now=now)
     assert empty.response_rate is None
     assert empty.median_first_response is None

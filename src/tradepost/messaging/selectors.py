@@ -3,19 +3,12 @@ on a user's behalf. A conversation of other companies answers exactly like a mis
 
 from __future__ import annotations
 
-import math
-import statistics
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company_id, is_operator
 from tradepost.messaging.errors import ConversationNotFound, MessagingErrorCode
 from tradepost.messaging.models import (
@@ -24,13 +17,6 @@ from tradepost.messaging.models import (
     Message,
     MessageAttachment,
 )
-from tradepost.sourcing.models import Quotation
-
-_CONVERSATION = 0
-_QUOTATION = 1
-
-#: A supplier "answered" when its first reply came within this long after the inquiry.
-RESPONSE_WINDOW = timedelta(hours=24)
 
 
 def _not_found() -> ConversationNotFound:
@@ -171,126 +157,3 @@ def conversation_attachment(conversation: Conversation, attachment_id: Any) -> M
     if item is None:
         raise _not_found()
     return item
-
-
-@dataclass(frozen=True)
-class Responsiveness:
-    """How a supplier answers buyers over a period (docs/adr/0007-responsiveness.md).
-
-    Two kinds of asks count: a conversation a buyer started with the supplier (answered by the
-    supplier's first reply) and a buying request the supplier quoted on (answered by the
-    quotation; the clock starts when the request was posted). `answered_in_time` counts both
-    kinds answered within 24 hours; `median_first_response` is the median delay over every
-    answered ask.
-    """
-
-    conversations: int
-    answered_in_time: int
-    median_first_response: timedelta | None
-    quotations: int = 0
-
-    @property
-    def asks(self) -> int:
-        return self.conversations + self.quotations
-
-    @property
-    def response_rate(self) -> float | None:
-        """0.0–1.0, or None when nobody has asked yet."""
-        if not self.asks:
-            return None
-        return self.answered_in_time / self.asks
-
-    @property
-    def response_rate_percent(self) -> int | None:
-        rate = self.response_rate
-        return None if rate is None else round(rate * 100)
-
-    @property
-    def median_hours(self) -> int | None:
-        """The median first response in whole hours (rounded up), for display."""
-        if self.median_first_response is None:
-            return None
-        return math.ceil(self.median_first_response.total_seconds() / 3600)
-
-    @property
-    def median_days(self) -> int | None:
-        hours = self.median_hours
-        return None if hours is None else math.ceil(hours / 24)
-
-
-@dataclass
-class _Tally:
-    conversations: int = 0
-    quotations: int = 0
-    in_time: int = 0
-    delays: list[float] = field(default_factory=list)
-
-    def add(self, delay: timedelta) -> None:
-        self.delays.append(delay.total_seconds())
-        if delay <= RESPONSE_WINDOW:
-            self.in_time += 1
-
-    def result(self) -> Responsiveness:
-        median = timedelta(seconds=statistics.median(self.delays)) if self.delays else None
-        return Responsiveness(
-            conversations=self.conversations,
-            answered_in_time=self.in_time,
-            median_first_response=median,
-            quotations=self.quotations,
-        )
-
-
-def supplier_responsiveness_many(
-    company_ids: Iterable[int], *, days: int = 90, now: datetime | None = None
-) -> dict[int, Responsiveness]:
-    """`supplier_responsiveness` of several companies in one query; every id asked for is
-    in the answer (with nothing counted when nobody asked it anything)."""
-    ids = sorted({int(pk) for pk in company_ids})
-    if not ids:
-        return {}
-    now = now or timezone.now()
-    since = now - timedelta(days=days)
-    tallies = {pk: _Tally() for pk in ids}
-    # One query for both kinds of asks: (kind, company, asked at, answered at).
-    conversations = (
-        Conversation.objects.filter(supplier_company_id__in=ids, created_at__gte=since)
-        .order_by()
-        .values_list(
-            Value(_CONVERSATION, output_field=IntegerField()),
-            "supplier_company_id",
-            "created_at",
-            "supplier_first_reply_at",
-        )
-    )
-    quotations = (
-        Quotation.objects.filter(supplier_id__in=ids, request__created_at__gte=since)
-        .order_by()
-        .values_list(
-            Value(_QUOTATION, output_field=IntegerField()),
-            "supplier_id",
-            "request__created_at",
-            "created_at",
-        )
-    )
-    for kind, company_id, asked_at, answered_at in conversations.union(quotations, all=True):
-        tally = tallies[company_id]
-        if kind == _QUOTATION:
-            tally.quotations += 1
-            tally.add(max(answered_at - asked_at, timedelta(0)))
-            continue
-        if answered_at is None and now - asked_at < RESPONSE_WINDOW:
-            continue  # younger than a day and not answered yet: the supplier still has time
-        tally.conversations += 1
-        if answered_at is not None:
-            tally.add(answered_at - asked_at)
-    return {pk: tally.result() for pk, tally in tallies.items()}
-
-
-def supplier_responsiveness(
-    company: Company, *, days: int = 90, now: datetime | None = None
-) -> Responsiveness:
-    """Responsiveness of `company` as a supplier over conversations started and buying
-    requests posted in the last `days` days. A conversation younger than 24 hours without a
-    reply yet is not counted: the supplier still has time. A quotation always counts as an
-    answer to its request, in time when sent within 24 hours of the request's posting."""
-    return supplier_responsiveness_many([company.pk], days=days, now=now)[company.pk]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -113,18 +115,12 @@ def email_preference_set(*, user: Any, email_messages: bool) -> None:
 
 def unsubscribe_token(user: Any) -> str:
     """A signed token that switches off message emails for `user` without signing in."""
-    from django.core import signing
-
     return signing.dumps({"u": user.pk, "e": user.email}, salt=UNSUBSCRIBE_SALT, compress=True)
 
 
 def unsubscribe_with_token(*, token: str) -> Any:
     """Switch off message emails for the user the token names; returns the user, or None when
     the token is forged, damaged or the address changed since it was made."""
-    from django.core import signing
-
-    from tradepost.accounts.models import User
-
     if not token or len(token) > 500:
         return None
     try:
@@ -133,7 +129,7 @@ def unsubscribe_with_token(*, token: str) -> Any:
         return None
     if not isinstance(data, dict) or not isinstance(data.get("u"), int):
         return None
-    user = User.objects.filter(pk=data["u"], email=str(data.get("e", ""))).first()
+    user = get_user_model().objects.filter(pk=data["u"], email=str(data.get("e", ""))).first()
     if user is None:
         return None
     email_preference_set(user=user, email_messages=False)

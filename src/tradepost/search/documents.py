@@ -354,7 +354,7 @@ def load_companies(ids: Iterable[int]) -> dict[int, CompanyRecord]:
 
 def _attach_response_rates(companies: dict[int, CompanyRecord]) -> None:
     """Each company's response rate as a supplier (one query per chunk of companies)."""
-    from tradepost.messaging.selectors import supplier_responsiveness_many
+    from tradepost.sourcing.responsiveness import supplier_responsiveness_many
 
     ids = list(companies)
     for start in range(0, len(ids), _IDS_PER_STATEMENT):

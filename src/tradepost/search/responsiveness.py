@@ -71,7 +71,7 @@ def materially_different(current: float | None, indexed: float | None) -> bool:
 def refresh_response_rates(*, since: datetime) -> int:
     """Record a company change for each supplier active since `since` whose response rate
     moved materially from the one its documents hold; the number recorded."""
-    from tradepost.messaging.selectors import supplier_responsiveness_many
+    from tradepost.sourcing.responsiveness import supplier_responsiveness_many
 
     active = active_suppliers(since=since)
     if not active:

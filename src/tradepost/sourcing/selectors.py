@@ -20,7 +20,6 @@ from tradepost.catalog.models import Category
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company_id, is_operator
 from tradepost.core.currencies import is_currency
-from tradepost.messaging.selectors import Responsiveness, supplier_responsiveness_many
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.sourcing.models import (
     Attachment,
@@ -30,6 +29,7 @@ from tradepost.sourcing.models import (
     QuoteUsage,
     RequestStatus,
 )
+from tradepost.sourcing.responsiveness import Responsiveness, supplier_responsiveness_many
 from tradepost.sourcing.services import monthly_quote_quota
 
 

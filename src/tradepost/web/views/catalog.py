@@ -12,7 +12,7 @@ from tradepost.companies import public_selectors as companies
 from tradepost.companies.models import BusinessType
 from tradepost.core.html import html_to_text
 from tradepost.core.languages import normalise_ui_language
-from tradepost.messaging.selectors import supplier_responsiveness
+from tradepost.sourcing.responsiveness import supplier_responsiveness
 from tradepost.web.templatetags.tradepost_catalog import (
     absolute_url,
     product_structured_data,

@@ -11,11 +11,11 @@ from tests.factories import make_company
 from tests.messaging.factories import make_conversation, make_parties
 from tests.sourcing.factories import make_quotation, make_request
 from tradepost.messaging.models import Conversation
-from tradepost.messaging.selectors import (
+from tradepost.sourcing.models import BuyingRequest, Quotation
+from tradepost.sourcing.responsiveness import (
     supplier_responsiveness,
     supplier_responsiveness_many,
 )
-from tradepost.sourcing.models import BuyingRequest, Quotation
 
 pytestmark = pytest.mark.django_db
 

@@ -48,6 +48,7 @@ lint: install-dev
 	$(BIN)/ruff check src tests bench scripts conftest.py
 	$(BIN)/ruff format --check src tests bench scripts conftest.py
 	$(BIN)/mypy src
+	$(BIN)/lint-imports --no-cache
 
 format: install-dev
 	$(BIN)/ruff check --fix src tests bench

@@ -24,9 +24,9 @@ from tradepost.accounts.models import User
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
+from tradepost.catalog.company_selectors import public_companies
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
-from tradepost.companies.public_selectors import public_companies
 from tradepost.companies.selectors import acting_company_id
 from tradepost.messaging import selectors, services
 from tradepost.messaging.errors import (

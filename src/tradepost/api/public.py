@@ -18,6 +18,11 @@ from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Schema
 
 from tradepost.api.problems import not_found, validation_problem
+from tradepost.catalog.company_selectors import (
+    api_companies,
+    certification_names,
+    get_public_company,
+)
 from tradepost.catalog.models import Category, Product
 from tradepost.catalog.selectors import (
     all_categories,
@@ -29,11 +34,6 @@ from tradepost.catalog.selectors import (
     subtree_q,
 )
 from tradepost.companies.models import BusinessType, Company
-from tradepost.companies.public_selectors import (
-    api_companies,
-    certification_names,
-    get_public_company,
-)
 from tradepost.core.countries import is_country
 from tradepost.core.numbers import decimal_text
 

@@ -14,10 +14,10 @@ from django.contrib.sitemaps import Sitemap
 from django.db.models import QuerySet
 from django.urls import reverse
 
+from tradepost.catalog.company_selectors import companies_with_published_products
 from tradepost.catalog.models import Category, Product
 from tradepost.catalog.selectors import all_categories, published_products
 from tradepost.companies.models import Company
-from tradepost.companies.public_selectors import companies_with_published_products
 
 
 class _SiteSitemap(Sitemap):

@@ -15,8 +15,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import pgettext_lazy as _p
 
+from tradepost.catalog.company_selectors import business_type_labels
 from tradepost.catalog.models import Product, Unit
-from tradepost.companies.public_selectors import business_type_labels
 from tradepost.core.countries import country_name
 from tradepost.core.languages import babel_locale, normalise_ui_language
 from tradepost.core.numbers import decimal_text

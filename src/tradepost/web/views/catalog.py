@@ -7,8 +7,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
+from tradepost.catalog import company_selectors as companies
 from tradepost.catalog import selectors as catalog
-from tradepost.companies import public_selectors as companies
 from tradepost.companies.models import BusinessType
 from tradepost.core.html import html_to_text
 from tradepost.core.languages import normalise_ui_language

@@ -15,9 +15,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tradepost.catalog.company_selectors import get_public_company
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
-from tradepost.companies.public_selectors import get_public_company
 from tradepost.companies.selectors import acting_company
 from tradepost.messaging import selectors, services
 from tradepost.messaging.errors import MessagingError, RateLimited

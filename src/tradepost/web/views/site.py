@@ -6,8 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
 
+from tradepost.catalog import company_selectors as companies
 from tradepost.catalog import selectors as catalog
-from tradepost.companies import public_selectors as companies
 from tradepost.core.languages import normalise_ui_language
 
 HOME_PRODUCTS = 12

@@ -1,6 +1,7 @@
 """Public reads of companies: profiles, the supplier directory and featured suppliers.
 
-Only what any visitor may see. Reads on a member's behalf live in `companies/selectors.py`.
+Only what any visitor may see; reads on a member's behalf live in `companies/selectors.py`.
+It belongs to the catalogue: a company is public through its published products.
 """
 
 from __future__ import annotations

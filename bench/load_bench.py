@@ -93,7 +93,6 @@ def profile_env(profile: str, home: Path) -> dict[str, str]:
             "TRADEPOST_HOME": str(home),
             "DJANGO_SETTINGS_MODULE": "tradepost.config.settings",
             "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
-            "TRADEPOST_TESTING": "0",
         }
     )
     return env

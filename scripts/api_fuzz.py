@@ -151,7 +151,6 @@ def fuzz_environment(home: Path) -> tuple[dict[str, str], str | None]:
         {
             "TRADEPOST_HOME": str(home),
             "DJANGO_SETTINGS_MODULE": "tradepost.config.settings",
-            "TRADEPOST_TESTING": "0",
             # Production settings: an unexpected error must be a problem document, not
             # Django's technical page.
             "DEBUG": "0",

@@ -14,6 +14,10 @@ def main(argv: list[str] | None = None) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tradepost.config.settings")
     from django.core.management import execute_from_command_line
 
+    from tradepost.config.home import prepare_home
+
+    prepare_home()
+
     execute_from_command_line(["tradepost", *(argv if argv is not None else sys.argv[1:])])
 
 

@@ -47,7 +47,13 @@ def port(tmp_path_factory) -> Iterator[int]:
         for key, value in os.environ.items()
         if key not in {"DATABASE_URL", "DEBUG", "TRADEPOST_TASKS_BACKEND"}
     }
-    env.update({"TRADEPOST_HOME": str(home), "TRADEPOST_TESTING": "0", "LOG_LEVEL": "CRITICAL"})
+    env.update(
+        {
+            "TRADEPOST_HOME": str(home),
+            "DJANGO_SETTINGS_MODULE": "tradepost.config.settings",
+            "LOG_LEVEL": "CRITICAL",
+        }
+    )
     port = _free_port()
     tradepost = str(Path(sys.executable).with_name("tradepost"))
     argv = [tradepost, "serve", "--port", str(port), "--no-worker", "--workers", "1"]

@@ -41,8 +41,7 @@ def redis_env(tmp_path):
         **os.environ,
         "REDIS_URL": REDIS_URL,
         "TRADEPOST_HOME": str(tmp_path / "home"),
-        "TRADEPOST_TESTING": "1",
-        "DJANGO_SETTINGS_MODULE": "tradepost.config.settings",
+        "DJANGO_SETTINGS_MODULE": "tradepost.config.test_settings",
         "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
     }
     env.pop("DATABASE_URL", None)
@@ -59,7 +58,7 @@ def _run(env: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_redis_url_moves_cache_sessions_and_limits_to_redis(redis_env):
-    env = {**redis_env, "TRADEPOST_TESTING": "0", "TRADEPOST_HOME": redis_env["TRADEPOST_HOME"]}
+    env = {**redis_env, "DJANGO_SETTINGS_MODULE": "tradepost.config.settings"}
     done = _run(
         env,
         """

@@ -88,10 +88,9 @@ def run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 def test_sigkill_between_commit_and_position_write_converges(tmp_path):
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tradepost.config.settings",
+        "DJANGO_SETTINGS_MODULE": "tradepost.config.test_settings",
         "TRADEPOST_HOME": str(tmp_path),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'tradepost.sqlite3'}",
-        "TRADEPOST_TESTING": "1",
         "PYTHONPATH": str(REPO),
     }
     setup = run(SETUP, env)

@@ -46,7 +46,7 @@ KEY_VERSION = 1
 
 
 def page_cache_seconds() -> int:
-    return int(getattr(settings, "TRADEPOST_PAGE_CACHE_SECONDS", 0))
+    return settings.TRADEPOST_PAGE_CACHE_SECONDS
 
 
 def _anonymous(request: HttpRequest) -> bool:

@@ -1,67 +1,53 @@
 """Settings read from the environment; the same file serves every deployment.
 
-Environment variables:
-  TRADEPOST_HOME   data folder (database, media, secret key); default ./var
+Every knob is an environment variable, read with environs; docs/operations.md lists them all
+with their defaults. The most used:
+  TRADEPOST_HOME   data folder (database, media, index, secret key); default ./var
   DATABASE_URL     e.g. postgres://user@host:5432/tradepost; default SQLite in TRADEPOST_HOME
   SECRET_KEY       generated once and kept in TRADEPOST_HOME when unset
   DEBUG            "1"/"true" to turn on; off by default
   ALLOWED_HOSTS    comma separated; default localhost names
-  SITE_URL         absolute base URL used in emails; default http://127.0.0.1:8000
+  SITE_URL         absolute base URL used in emails, sitemaps and canonical links;
+                   default http://127.0.0.1:$PORT (PORT: 8000)
   EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
   EMAIL_USE_TLS, DEFAULT_FROM_EMAIL
   REDIS_URL        e.g. redis://127.0.0.1:6379/0: the cache, session reads and the rate
                    limits move to Redis (see "cache, sessions and rate limits")
   TRADEPOST_TASKS_BACKEND  "database" (default), "rq" (Redis at REDIS_URL) or "immediate"
   TRADEPOST_HTTPS, TRADEPOST_PROXY_HTTPS_HEADER  the production switch (see "security")
+
+The tests run with `tradepost.config.test_settings` (this module with test defaults).
+Importing settings writes nothing: the data folder and the secret key file are made by the
+`tradepost` command before Django starts (`tradepost.config.home`).
 """
 
 from __future__ import annotations
 
-import os
-import secrets
-import sys
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
+from environs import Env
 
+from tradepost.config.home import data_home, read_secret_key
 
-def env_bool(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
+env = Env()
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-# Under pytest: fast password hashing, tasks run in-process, and a separate data folder.
-TESTING = env_bool("TRADEPOST_TESTING") or "pytest" in sys.modules
-HOME = Path(os.environ.get("TRADEPOST_HOME", "var/test" if TESTING else "var")).resolve()
-HOME.mkdir(parents=True, exist_ok=True)
+HOME = data_home()
 
-
-def _secret_key() -> str:
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
-    key_file = HOME / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
-    return key_file.read_text().strip()
-
-
-SECRET_KEY = _secret_key()
-DEBUG = env_bool("DEBUG")
-ALLOWED_HOSTS = [
-    h.strip()
-    for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver").split(",")
-    if h.strip()
-]
-CSRF_TRUSTED_ORIGINS = [
-    o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
-]
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SECRET_KEY = env.str("SECRET_KEY", "") or read_secret_key(HOME)
+DEBUG = env.bool("DEBUG", False)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", [])
+# `tradepost serve`: the address it listens on, its processes (0: one per CPU, at least 2)
+# and the threads of each.
+PORT = env.int("PORT", 8000)
+HOST = env.str("HOST", "127.0.0.1")
+WEB_CONCURRENCY = env.int("WEB_CONCURRENCY", 0)
+WEB_THREADS = env.int("WEB_THREADS", 2)
+SITE_URL = env.str("SITE_URL", f"http://127.0.0.1:{PORT}").rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -115,8 +101,8 @@ AUTHENTICATION_BACKENDS = [
     "tradepost.accounts.backends.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = int(os.environ.get("TRADEPOST_LOGIN_FAILURES", "5"))
-AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("TRADEPOST_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_FAILURE_LIMIT = env.int("TRADEPOST_LOGIN_FAILURES", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("TRADEPOST_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "tradepost.accounts.backends.login_username"
 AXES_RESET_ON_SUCCESS = True
@@ -124,7 +110,7 @@ AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_VERBOSE = False
 # Behind TRADEPOST_PROXY_COUNT reverse proxies (nginx: 1), the client's address is taken from
 # X-Forwarded-For (`tradepost.core.clients`), for the login and account limits alike.
-TRADEPOST_PROXY_COUNT = int(os.environ.get("TRADEPOST_PROXY_COUNT", "0"))
+TRADEPOST_PROXY_COUNT = env.int("TRADEPOST_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "tradepost.core.clients.client_address"
 
 ROOT_URLCONF = "tradepost.config.urls"
@@ -151,7 +137,7 @@ TEMPLATES = [
 SQLITE_PATH = HOME / "tradepost.sqlite3"
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{SQLITE_PATH}"),
+        env.str("DATABASE_URL", f"sqlite:///{SQLITE_PATH}"),
         conn_max_age=60,
         # A kept connection is checked before a request uses it, so a restarted PostgreSQL
         # costs a reconnect, not a 500 in each process.
@@ -180,7 +166,6 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
 PASSWORD_HASHERS = [
-    *(["django.contrib.auth.hashers.MD5PasswordHasher"] if TESTING else []),
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
@@ -212,7 +197,6 @@ USE_TZ = True
 # --- files --------------------------------------------------------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = HOME / "static"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 MEDIA_URL = "/media/"
 MEDIA_ROOT = HOME / "media"
 STORAGES = {
@@ -220,63 +204,68 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG or TESTING
+            if DEBUG
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
 }
-WHITENOISE_USE_FINDERS = TESTING
+WHITENOISE_USE_FINDERS = False
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # Image limits for logos and product photos.
-TRADEPOST_IMAGE_MAX_BYTES = int(os.environ.get("TRADEPOST_IMAGE_MAX_BYTES", 5 * 1024 * 1024))
-TRADEPOST_IMAGE_MAX_PIXELS = int(os.environ.get("TRADEPOST_IMAGE_MAX_PIXELS", 25_000_000))
+TRADEPOST_IMAGE_MAX_BYTES = env.int("TRADEPOST_IMAGE_MAX_BYTES", 5 * 1024 * 1024)
+TRADEPOST_IMAGE_MAX_PIXELS = env.int("TRADEPOST_IMAGE_MAX_PIXELS", 25_000_000)
 TRADEPOST_PRODUCT_MAX_IMAGES = 6
 
 # --- search -------------------------------------------------------------------------------
-TRADEPOST_INDEX_DIR = Path(os.environ.get("TRADEPOST_INDEX_DIR", HOME / "index"))
+TRADEPOST_INDEX_DIR = env.path("TRADEPOST_INDEX_DIR", HOME / "index")
+# The indexer waits this long for an outbox row that is missing from the sequence (a write
+# still in its transaction) before it skips the hole, and keeps applied rows this long.
+TRADEPOST_SEARCH_OUTBOX_HOLE_SECONDS = env.float("TRADEPOST_SEARCH_OUTBOX_HOLE_SECONDS", 600)
+TRADEPOST_SEARCH_OUTBOX_RETENTION_HOURS = env.float("TRADEPOST_SEARCH_OUTBOX_RETENTION_HOURS", 24)
 
 # --- sourcing and messaging limits (operator settings) ------------------------------------
-TRADEPOST_RFQ_QUOTE_LIMIT = int(os.environ.get("TRADEPOST_RFQ_QUOTE_LIMIT", "10"))
-TRADEPOST_MONTHLY_QUOTE_QUOTA = int(os.environ.get("TRADEPOST_MONTHLY_QUOTE_QUOTA", "20"))
-TRADEPOST_ATTACHMENT_MAX_BYTES = int(
-    os.environ.get("TRADEPOST_ATTACHMENT_MAX_BYTES", 10 * 1024 * 1024)
+TRADEPOST_RFQ_QUOTE_LIMIT = env.int("TRADEPOST_RFQ_QUOTE_LIMIT", 10)
+TRADEPOST_MONTHLY_QUOTE_QUOTA = env.int("TRADEPOST_MONTHLY_QUOTE_QUOTA", 20)
+TRADEPOST_ATTACHMENT_MAX_BYTES = env.int("TRADEPOST_ATTACHMENT_MAX_BYTES", 10 * 1024 * 1024)
+TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES = env.int(
+    "TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES", 5 * 1024 * 1024
 )
-TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES = int(
-    os.environ.get("TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES", 5 * 1024 * 1024)
-)
-TRADEPOST_INQUIRIES_PER_HOUR = int(os.environ.get("TRADEPOST_INQUIRIES_PER_HOUR", "20"))
-TRADEPOST_MESSAGES_PER_HOUR = int(os.environ.get("TRADEPOST_MESSAGES_PER_HOUR", "120"))
+TRADEPOST_MESSAGE_MAX_ATTACHMENTS = env.int("TRADEPOST_MESSAGE_MAX_ATTACHMENTS", 3)
+TRADEPOST_INQUIRIES_PER_HOUR = env.int("TRADEPOST_INQUIRIES_PER_HOUR", 20)
+TRADEPOST_MESSAGES_PER_HOUR = env.int("TRADEPOST_MESSAGES_PER_HOUR", 120)
+# The same message text sent to this many different companies within a day is flagged.
+TRADEPOST_DUPLICATE_MESSAGE_COMPANIES = env.int("TRADEPOST_DUPLICATE_MESSAGE_COMPANIES", 5)
 # Sign-ups from one client (IP address), and password-reset emails to one address, per hour
 # (a client may ask for five times as many resets, to different addresses).
-TRADEPOST_SIGNUPS_PER_HOUR = int(os.environ.get("TRADEPOST_SIGNUPS_PER_HOUR", "10"))
-TRADEPOST_PASSWORD_RESETS_PER_HOUR = int(os.environ.get("TRADEPOST_PASSWORD_RESETS_PER_HOUR", "3"))
+TRADEPOST_SIGNUPS_PER_HOUR = env.int("TRADEPOST_SIGNUPS_PER_HOUR", 10)
+TRADEPOST_PASSWORD_RESETS_PER_HOUR = env.int("TRADEPOST_PASSWORD_RESETS_PER_HOUR", 3)
 
 # --- email --------------------------------------------------------------------------------
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env.str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", False)
 # The file backend's folder (EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend).
-EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(HOME / "sent-emails"))
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tradepost <noreply@localhost>")
+EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", str(HOME / "sent-emails"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "Tradepost <noreply@localhost>")
 
 # --- cache, sessions and rate limits ------------------------------------------------------
 # Without REDIS_URL (one machine, `make run`): a per-process memory cache, sessions and rate
 # limits in the database. With REDIS_URL (several processes or machines): the cache is shared
 # in Redis; sessions are written to the database and read through the cache (a restart of
 # Redis signs nobody out); login failures and the sign-up/reset limits are counted in Redis.
-REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+REDIS_URL = env.str("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
             # Django's Redis cache, answering "not cached" while Redis is down.
             "BACKEND": "tradepost.core.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("TRADEPOST_CACHE_PREFIX", "tradepost"),
+            "KEY_PREFIX": env.str("TRADEPOST_CACHE_PREFIX", "tradepost"),
             "TIMEOUT": 300,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
@@ -296,9 +285,7 @@ else:
 # Anonymous visitors' public pages (home, product, company, category, request and search
 # pages) are kept this many seconds in the cache and answered from it (0 turns it off; the
 # tests turn it on where they check it). `tradepost.config.page_cache`.
-TRADEPOST_PAGE_CACHE_SECONDS = int(
-    os.environ.get("TRADEPOST_PAGE_CACHE_SECONDS", "0" if TESTING else "30")
-)
+TRADEPOST_PAGE_CACHE_SECONDS = env.int("TRADEPOST_PAGE_CACHE_SECONDS", 30)
 
 # --- background tasks ---------------------------------------------------------------------
 # The database queue (the default, with or without Redis) is durable wherever the database
@@ -310,9 +297,7 @@ _TASK_BACKENDS = {
     "rq": "django_tasks_rq.RQBackend",
     "immediate": "django_tasks.backends.immediate.ImmediateBackend",
 }
-TASKS_BACKEND_NAME = os.environ.get(
-    "TRADEPOST_TASKS_BACKEND", "immediate" if TESTING else "database"
-)
+TASKS_BACKEND_NAME = env.str("TRADEPOST_TASKS_BACKEND", "database")
 if TASKS_BACKEND_NAME not in _TASK_BACKENDS:
     raise ValueError(
         f"TRADEPOST_TASKS_BACKEND={TASKS_BACKEND_NAME!r}: use one of {', '.join(_TASK_BACKENDS)}"
@@ -332,8 +317,8 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES")
-CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES")
+SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", False)
 
 # Content-Security-Policy (django-csp) on every response: scripts, styles, pictures and
 # forms from this site only, no plugins, no framing. The site's pages hold no inline script
@@ -360,19 +345,19 @@ CONTENT_SECURITY_POLICY = {
 # a year, subdomains too) and cookies travel over HTTPS only. TRADEPOST_PROXY_HTTPS_HEADER=1
 # trusts the proxy's X-Forwarded-Proto header to tell a request came over HTTPS (set it only
 # behind a proxy that sets that header itself).
-if env_bool("TRADEPOST_HTTPS"):
+if env.bool("TRADEPOST_HTTPS", False):
     SECURE_SSL_REDIRECT = True
     SECURE_HSTS_SECONDS = 31_536_000
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
-if env_bool("TRADEPOST_PROXY_HTTPS_HEADER"):
+if env.bool("TRADEPOST_PROXY_HTTPS_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", "WARNING")},
 }

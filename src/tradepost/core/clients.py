@@ -15,7 +15,7 @@ from django.http import HttpRequest
 
 def client_address(request: HttpRequest) -> str:
     remote = str(request.META.get("REMOTE_ADDR", ""))
-    proxies = int(getattr(settings, "TRADEPOST_PROXY_COUNT", 0))
+    proxies = int(settings.TRADEPOST_PROXY_COUNT)
     if proxies <= 0:
         return remote
     forwarded = [

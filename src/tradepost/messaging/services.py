@@ -54,10 +54,7 @@ from tradepost.notify.services import (
     unsubscribe_token,
 )
 
-DEFAULT_INQUIRIES_PER_HOUR = 20
-DEFAULT_MESSAGES_PER_HOUR = 120
 #: The same text sent to this many different companies within a day is flagged.
-DEFAULT_DUPLICATE_COMPANIES = 5
 DUPLICATE_WINDOW = timedelta(hours=24)
 RATE_WINDOW = timedelta(hours=1)
 QUANTITY_MAX = Decimal("99999999999")
@@ -65,17 +62,15 @@ EMAIL_EXCERPT_LENGTH = 500
 
 
 def inquiries_per_hour() -> int:
-    return int(getattr(settings, "TRADEPOST_INQUIRIES_PER_HOUR", DEFAULT_INQUIRIES_PER_HOUR))
+    return int(settings.TRADEPOST_INQUIRIES_PER_HOUR)
 
 
 def messages_per_hour() -> int:
-    return int(getattr(settings, "TRADEPOST_MESSAGES_PER_HOUR", DEFAULT_MESSAGES_PER_HOUR))
+    return int(settings.TRADEPOST_MESSAGES_PER_HOUR)
 
 
 def duplicate_companies_threshold() -> int:
-    return int(
-        getattr(settings, "TRADEPOST_DUPLICATE_MESSAGE_COMPANIES", DEFAULT_DUPLICATE_COMPANIES)
-    )
+    return int(settings.TRADEPOST_DUPLICATE_MESSAGE_COMPANIES)
 
 
 # --- input ----------------------------------------------------------------------------------
@@ -142,8 +137,6 @@ def _acting_company(actor: Any) -> Company:
 
 # --- attachments ----------------------------------------------------------------------------
 
-DEFAULT_ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024
-DEFAULT_MAX_ATTACHMENTS = 3
 #: Accepted types, recognised from the file's first bytes (never from its name).
 ATTACHMENT_SIGNATURES = (
     (b"%PDF-", "application/pdf", "pdf"),
@@ -161,9 +154,7 @@ class CheckedAttachment:
 
 
 def attachment_max_bytes() -> int:
-    return int(
-        getattr(settings, "TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES", DEFAULT_ATTACHMENT_MAX_BYTES)
-    )
+    return int(settings.TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES)
 
 
 def _rejected(message: str) -> MessagingError:
@@ -175,7 +166,7 @@ def check_attachments(files: Sequence[Any]) -> list[CheckedAttachment]:
     5 MB (an image whole and within the pixel limit). Refuses the whole set when one file is
     refused."""
     files = list(files or ())
-    limit = int(getattr(settings, "TRADEPOST_MESSAGE_MAX_ATTACHMENTS", DEFAULT_MAX_ATTACHMENTS))
+    limit = int(settings.TRADEPOST_MESSAGE_MAX_ATTACHMENTS)
     if len(files) > limit:
         raise _rejected(_("Attach at most %(limit)d files.") % {"limit": limit})
     max_bytes = attachment_max_bytes()

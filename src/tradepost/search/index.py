@@ -133,8 +133,7 @@ def build_schema() -> tantivy.Schema:
 
 
 def index_root() -> Path:
-    configured = getattr(settings, "TRADEPOST_INDEX_DIR", None)
-    return Path(configured) if configured else Path(settings.HOME) / "index"
+    return Path(settings.TRADEPOST_INDEX_DIR)
 
 
 def index_dir() -> Path:

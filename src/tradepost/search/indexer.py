@@ -68,11 +68,11 @@ MAX_HOLES_PER_QUERY = 500
 
 
 def _hole_seconds() -> float:
-    return float(getattr(settings, "TRADEPOST_SEARCH_OUTBOX_HOLE_SECONDS", 600))
+    return float(settings.TRADEPOST_SEARCH_OUTBOX_HOLE_SECONDS)
 
 
 def _retention() -> timedelta:
-    return timedelta(hours=float(getattr(settings, "TRADEPOST_SEARCH_OUTBOX_RETENTION_HOURS", 24)))
+    return timedelta(hours=settings.TRADEPOST_SEARCH_OUTBOX_RETENTION_HOURS)
 
 
 @dataclass

@@ -109,11 +109,11 @@ QUOTATION_FIELDS = frozenset(
 
 
 def quote_limit_default() -> int:
-    return int(getattr(settings, "TRADEPOST_RFQ_QUOTE_LIMIT", 10))
+    return int(settings.TRADEPOST_RFQ_QUOTE_LIMIT)
 
 
 def monthly_quote_quota() -> int:
-    return int(getattr(settings, "TRADEPOST_MONTHLY_QUOTE_QUOTA", 20))
+    return int(settings.TRADEPOST_MONTHLY_QUOTE_QUOTA)
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -1024,7 +1024,7 @@ PDF_CONTENT_TYPE = "application/pdf"
 
 
 def attachment_max_bytes() -> int:
-    return int(getattr(settings, "TRADEPOST_ATTACHMENT_MAX_BYTES", 10 * 1024 * 1024))
+    return int(settings.TRADEPOST_ATTACHMENT_MAX_BYTES)
 
 
 def _attachment_file(upload: Any) -> tuple[ContentFile, str, int]:

@@ -57,21 +57,19 @@ class Command(BaseCommand):
     help = "Serve Tradepost with gunicorn (static files through whitenoise) and a worker."
 
     def add_arguments(self, parser):
-        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument("--port", type=int, default=settings.PORT)
+        parser.add_argument("--host", default=settings.HOST)
         parser.add_argument(
             "--workers",
             type=int,
-            default=int(os.environ.get("WEB_CONCURRENCY", "0")) or default_workers(),
+            default=settings.WEB_CONCURRENCY or default_workers(),
         )
-        parser.add_argument(
-            "--threads", type=int, default=int(os.environ.get("WEB_THREADS", "2") or 2)
-        )
+        parser.add_argument("--threads", type=int, default=settings.WEB_THREADS)
         parser.add_argument("--no-worker", action="store_true", help="Do not start a worker.")
 
     def handle(self, *args, **options):
         bin_dir = os.path.dirname(sys.executable)
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tradepost.config.settings"}
+        env = {"DJANGO_SETTINGS_MODULE": "tradepost.config.settings", **os.environ}
         gunicorn = [
             os.path.join(bin_dir, "gunicorn"),
             "tradepost.config.wsgi:application",

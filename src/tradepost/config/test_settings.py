@@ -1,0 +1,29 @@
+"""Settings for the test suite: the site's settings with test defaults.
+
+A separate data folder, a fixed key, tasks run in-process, no page cache (the tests that
+check it turn it on), fast password hashing and static files served from the apps. The
+defaults go into the environment, so a server or command a test starts gets them too; a
+variable already set wins.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _name, _value in {
+    "TRADEPOST_HOME": "var/test",
+    "SECRET_KEY": "tests-only-this-key-is-not-secret-0123456789abcdef",
+    "TRADEPOST_TASKS_BACKEND": "immediate",
+    "TRADEPOST_PAGE_CACHE_SECONDS": "0",
+}.items():
+    os.environ.setdefault(_name, _value)
+
+from tradepost.config.settings import *  # noqa: E402, F403
+from tradepost.config.settings import PASSWORD_HASHERS, STORAGES  # noqa: E402
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PASSWORD_HASHERS]
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True

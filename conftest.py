@@ -39,6 +39,10 @@ def _default_language():
 def pytest_sessionstart(session):
     from django.conf import settings
 
+    from tradepost.config.home import prepare_home
+
+    prepare_home()  # the data folder, as the tradepost command makes it before Django starts
+
     engine = settings.DATABASES["default"]["ENGINE"]
     if os.environ.get("TRADEPOST_REQUIRE_POSTGRES") and "postgresql" not in engine:
         raise pytest.UsageError(

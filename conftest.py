@@ -16,14 +16,17 @@ def _isolated_search_index(settings, tmp_path):
     """Each test gets its own (empty until used) search index folder, and no index handle,
     category tree or facet counts cached by an earlier test. A module may override it by
     name with an index of its own."""
+    from tradepost.money.rates import forget_rates
     from tradepost.search import index, selectors
 
     settings.TRADEPOST_INDEX_DIR = tmp_path / "index"
     index.forget_indexes()
     selectors.clear_caches()
+    forget_rates()
     yield settings.TRADEPOST_INDEX_DIR
     index.forget_indexes()
     selectors.clear_caches()
+    forget_rates()
 
 
 @pytest.fixture(autouse=True)

@@ -50,6 +50,9 @@ def _setup_django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tradepost.config.settings")
     import django
 
+    from tradepost.config.home import prepare_home
+
+    prepare_home()
     django.setup()
 
 

@@ -33,8 +33,9 @@ from tradepost.companies import services as company_services
 from tradepost.companies.models import Company, Invitation, Membership
 from tradepost.messaging import services as messaging_services
 from tradepost.messaging.models import Conversation, ConversationRead
+from tradepost.money.models import ExchangeRate
 from tradepost.sourcing import services as sourcing_services
-from tradepost.sourcing.models import Attachment, BuyingRequest, ExchangeRate, Quotation
+from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
 
 #: Tables a refused request may still write to: rate-limit counters and "read up to" marks
 #: (opening a conversation page marks it read), and reference data nobody writes.

@@ -16,10 +16,10 @@ from tests.factories import PASSWORD, make_company, make_product, make_user
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Category
 from tradepost.messaging.models import Conversation
+from tradepost.money.models import ExchangeRate
 from tradepost.notify.models import Notification, NotificationKind
 from tradepost.sourcing.models import (
     BuyingRequest,
-    ExchangeRate,
     Quotation,
     QuotationStatus,
     RequestStatus,

@@ -5,8 +5,9 @@ from django.urls import reverse
 
 from tests.factories import PASSWORD, make_operator
 from tests.sourcing.factories import make_request
+from tradepost.money.models import ExchangeRate
 from tradepost.sourcing import tasks
-from tradepost.sourcing.models import BuyingRequest, ExchangeRate
+from tradepost.sourcing.models import BuyingRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def operator_client(client):
 
 def test_operator_updates_an_exchange_rate(operator_client):
     rate = ExchangeRate.objects.get(currency="EUR")
-    url = reverse("admin:sourcing_exchangerate_change", args=[rate.pk])
+    url = reverse("admin:money_exchangerate_change", args=[rate.pk])
     response = operator_client.post(
         url, {"currency": "eur", "rate_to_usd": "1.1", "as_of": "2026-12-01"}
     )
@@ -31,7 +32,7 @@ def test_operator_updates_an_exchange_rate(operator_client):
 
 
 def test_unknown_currency_and_negative_rate_are_refused(operator_client):
-    url = reverse("admin:sourcing_exchangerate_add")
+    url = reverse("admin:money_exchangerate_add")
     response = operator_client.post(url, {"currency": "QQQ", "rate_to_usd": "-1", "as_of": ""})
     assert response.status_code == 200
     assert not ExchangeRate.objects.filter(currency="QQQ").exists()

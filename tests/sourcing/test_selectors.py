@@ -6,9 +6,10 @@ from django.utils import timezone
 
 from tests.factories import make_category, make_operator, make_user
 from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tradepost.money.models import ExchangeRate
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import QuotationNotFound, RequestNotFound
-from tradepost.sourcing.models import BuyingRequest, ExchangeRate
+from tradepost.sourcing.models import BuyingRequest
 
 pytestmark = pytest.mark.django_db
 

@@ -45,7 +45,7 @@ from tradepost.core.currencies import is_currency
 from tradepost.core.html import sanitize_html
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, UI_LANGUAGES
-from tradepost.search.outbox import OutboxKind, record_change
+from tradepost.search.outbox import OutboxKind, record_change, record_changes
 
 TITLE_MAX_LENGTH = 200
 DESCRIPTION_MAX_LENGTH = 20_000
@@ -719,3 +719,16 @@ def product_translation_remove(*, actor: User, product: Product, language: str) 
         locked.save(update_fields=["updated_at"])
         _changed(locked)
     return bool(deleted)
+
+
+def listings_reprice(*, currencies: list[str], **_signal: Any) -> int:
+    """Queue the published listings priced in `currencies` for the search index, whose dollar
+    prices (filters, buckets, sorts) follow the exchange-rate table. Connected to
+    `tradepost.money.services.rates_changed`; runs in the rate change's transaction."""
+    ids = list(
+        Product.objects.filter(currency__in=currencies, status=ProductStatus.PUBLISHED)
+        .order_by()
+        .values_list("pk", flat=True)
+    )
+    record_changes(kind=OutboxKind.PRODUCT, object_ids=ids)
+    return len(ids)

@@ -29,6 +29,7 @@ from typing import Any
 import tantivy
 from django.conf import settings
 
+from tradepost.money.rates import to_usd
 from tradepost.search.analysis import PieceCache, analyze_cjk_grams, analyze_words, normalize
 from tradepost.search.documents import (
     MAX_CATEGORY_DEPTH,
@@ -44,7 +45,6 @@ from tradepost.search.facetkeys import (
     moq_band,
     price_band,
 )
-from tradepost.search.rates import to_usd
 
 logger = logging.getLogger(__name__)
 

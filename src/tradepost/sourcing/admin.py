@@ -1,18 +1,15 @@
 """Operator views of sourcing in Django's admin.
 
 Requests and quotations are read here, not written: traders change them through the services.
-The exchange-rate table is the operator's to maintain: comparisons show its date.
+The exchange-rate table is in the money app's admin.
 """
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
-from django.utils.translation import gettext_lazy as _
 
-from tradepost.core.currencies import is_currency
-from tradepost.sourcing.models import BuyingRequest, ExchangeRate, Quotation, QuoteUsage
+from tradepost.sourcing.models import BuyingRequest, Quotation, QuoteUsage
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -45,22 +42,3 @@ class QuotationAdmin(ReadOnlyAdmin):
 class QuoteUsageAdmin(ReadOnlyAdmin):
     list_display = ("company", "month", "count")
     raw_id_fields = ("company",)
-
-
-class ExchangeRateForm(forms.ModelForm):
-    class Meta:
-        model = ExchangeRate
-        fields = ("currency", "rate_to_usd", "as_of")
-
-    def clean_currency(self) -> str:
-        code = (self.cleaned_data.get("currency") or "").upper()
-        if not is_currency(code):
-            raise forms.ValidationError(_("Unknown currency code."))
-        return code
-
-
-@admin.register(ExchangeRate)
-class ExchangeRateAdmin(admin.ModelAdmin):
-    form = ExchangeRateForm
-    list_display = ("currency", "rate_to_usd", "as_of")
-    search_fields = ("currency",)

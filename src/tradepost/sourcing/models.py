@@ -1,4 +1,4 @@
-"""Buying requests (RFQs), the quotations suppliers send against them, quota and rates."""
+"""Buying requests (RFQs), the quotations suppliers send against them, and the quota."""
 
 from __future__ import annotations
 
@@ -170,27 +170,6 @@ class QuoteUsage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.company_id} {self.month:%Y-%m}: {self.count}"
-
-
-class ExchangeRate(models.Model):
-    """US dollars for one unit of a currency, as of a date; maintained by the operator."""
-
-    currency = models.CharField(_("currency"), max_length=3, unique=True)
-    rate_to_usd = models.DecimalField(
-        _("US dollars per unit"), max_digits=20, decimal_places=12, help_text=_("1 unit = N USD")
-    )
-    as_of = models.DateField(_("as of"))
-
-    class Meta:
-        verbose_name = _("exchange rate")
-        verbose_name_plural = _("exchange rates")
-        ordering = ["currency"]
-        constraints = [
-            models.CheckConstraint(condition=Q(rate_to_usd__gt=0), name="exchange_rate_positive")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.currency} {self.rate_to_usd} ({self.as_of})"
 
 
 class Attachment(models.Model):

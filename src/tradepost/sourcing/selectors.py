@@ -20,11 +20,11 @@ from tradepost.catalog.models import Category
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company_id, is_operator
 from tradepost.core.currencies import is_currency
+from tradepost.money.rates import convert, rates_for
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.sourcing.models import (
     Attachment,
     BuyingRequest,
-    ExchangeRate,
     Quotation,
     QuoteUsage,
     RequestStatus,
@@ -270,10 +270,6 @@ class Comparison:
 COMPARISON_SORTS = ("price", "lead_time", "moq", "verified", "response_rate", "received")
 
 
-def _rates(currencies: set[str]) -> dict[str, ExchangeRate]:
-    return {rate.currency: rate for rate in ExchangeRate.objects.filter(currency__in=currencies)}
-
-
 def compare_quotations(
     *, buying_request: BuyingRequest, currency: str = "USD", sort: str = "price"
 ) -> Comparison:
@@ -285,7 +281,7 @@ def compare_quotations(
         unknown, currency = currency, "USD"
     quotations = list(quotations_for_buyer(buying_request=buying_request))
     responsiveness = supplier_responsiveness_many([q.supplier_id for q in quotations])
-    rates = _rates({q.currency for q in quotations} | {currency})
+    rates = rates_for({q.currency for q in quotations} | {currency})
     target = rates.get(currency)
     rows: list[ComparedQuotation] = []
     missing: set[str] = set()
@@ -299,9 +295,7 @@ def compare_quotations(
             price, rate_date = None, None
             missing.add(quotation.currency if source is None else currency)
         else:
-            price = (quotation.unit_price * source.rate_to_usd / target.rate_to_usd).quantize(
-                Decimal("0.0001")
-            )
+            price = convert(quotation.unit_price, source=source, target=target)
             # The dollar is the table's base: its own row's date says nothing.
             dates = [r.as_of for r in (source, target) if r.currency != "USD"]
             rate_date = min(dates) if dates else None

@@ -1,4 +1,4 @@
-"""Seed the exchange-rate table from the search app's reference rates (operators edit it later)."""
+"""Seed the exchange-rate table from the reference rates (operators edit it later)."""
 
 from datetime import date
 from decimal import Decimal
@@ -7,7 +7,7 @@ from django.db import migrations
 
 
 def seed(apps, schema_editor):
-    from tradepost.search.rates import RATES_AS_OF, UNITS_PER_USD
+    from tradepost.money.reference import RATES_AS_OF, UNITS_PER_USD
 
     ExchangeRate = apps.get_model("sourcing", "ExchangeRate")
     as_of = date.fromisoformat(RATES_AS_OF)

@@ -1,11 +1,7 @@
-"""Default exchange rates used to compare prices across currencies in search.
+"""The reference rates a new installation starts with (seeded into `ExchangeRate` by a
+migration; the operator keeps the table current from then on).
 
-Search filters, buckets and sorts prices in US dollars. Listings keep their own currency; this
-table only turns a listed price into an approximate USD amount for ranking and filtering, never
-for display of an amount a buyer pays. The values are round reference rates (units of the
-currency per one US dollar) of the date below. They are a default until an operator-maintained
-table exists; a currency missing from the table leaves the listing without a USD price, so it is
-not matched by a price filter and sorts after priced listings.
+Round reference rates, in units of the currency per one US dollar, of the date below.
 """
 
 from __future__ import annotations
@@ -58,13 +54,3 @@ UNITS_PER_USD: dict[str, Decimal] = {
     "AUD": Decimal("1.52"),
     "NZD": Decimal("1.64"),
 }
-
-
-def to_usd(amount: Decimal | float | int | None, currency: str) -> float | None:
-    """`amount` in `currency` as approximate US dollars, or None when unknown."""
-    if amount is None:
-        return None
-    rate = UNITS_PER_USD.get((currency or "").upper())
-    if rate is None:
-        return None
-    return float(Decimal(amount) / rate)

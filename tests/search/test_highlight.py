@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from tradepost.search.analysis import analyze_query
 from tradepost.search.highlight import highlight_html, highlight_spans
-from tradepost.search.rates import UNITS_PER_USD, to_usd
 
 
 def terms(query: str) -> set[str]:
@@ -33,17 +30,3 @@ def test_nothing_to_highlight():
     assert highlight_spans("", {"x"}) == []
     assert highlight_spans("abc", set()) == []
     assert str(highlight_html("a < b", set())) == "a &lt; b"
-
-
-def test_amounts_convert_to_usd():
-    assert to_usd(Decimal("10"), "USD") == 10.0
-    assert round(to_usd(Decimal("71.7"), "cny") or 0, 2) == 10.0
-    assert to_usd(Decimal("1"), "XXX") is None
-    assert to_usd(None, "USD") is None
-
-
-def test_the_rate_table_covers_the_common_trade_currencies():
-    assert len(UNITS_PER_USD) >= 30
-    for code in ("USD", "EUR", "CNY", "HKD", "TWD", "JPY", "GBP", "VND", "TRY", "INR"):
-        assert code in UNITS_PER_USD
-    assert all(rate > 0 for rate in UNITS_PER_USD.values())

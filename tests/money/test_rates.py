@@ -1,0 +1,92 @@
+"""One exchange-rate table for the search index and the comparison: an operator's change
+re-prices the listings of that currency in search; bad rates are refused whole."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from tests.factories import make_operator, make_product
+from tests.search.factories import index
+from tradepost.catalog.models import ProductStatus
+from tradepost.money import rates
+from tradepost.money.models import ExchangeRate
+from tradepost.money.services import exchange_rate_set
+from tradepost.search.indexer import apply_outbox
+from tradepost.search.models import IndexOutbox
+from tradepost.search.selectors import ProductFilters, search_products
+
+pytestmark = pytest.mark.django_db
+
+
+def _found(**filters) -> set[int]:
+    result = search_products(query="", language="en", filters=ProductFilters(**filters))
+    return {hit.product.pk for hit in result.hits}
+
+
+def test_a_new_installation_starts_with_the_common_trade_currencies():
+    table = dict(ExchangeRate.objects.values_list("currency", "rate_to_usd"))
+    assert len(table) >= 30
+    for code in ("USD", "EUR", "CNY", "HKD", "TWD", "JPY", "GBP", "VND", "TRY", "INR"):
+        assert table[code] > 0
+    assert round(rates.to_usd(Decimal("71.7"), "cny") or 0, 2) == 10.0
+    assert rates.to_usd(Decimal("10"), "USD") == 10.0
+
+
+def test_to_usd_reads_the_operators_table():
+    eur = ExchangeRate.objects.get(currency="EUR")
+    assert rates.to_usd(Decimal("10"), "eur") == pytest.approx(float(10 * eur.rate_to_usd))
+    assert rates.to_usd(Decimal("10"), "QQQ") is None
+    assert rates.to_usd(None, "EUR") is None
+
+
+def test_a_rate_change_reprices_the_listings_of_that_currency_in_search():
+    euro = make_product(currency="EUR", price_min=Decimal("100"), price_max=Decimal("100"))
+    dollar = make_product(currency="USD", price_min=Decimal("100"), price_max=Decimal("100"))
+    draft = make_product(currency="EUR", status=ProductStatus.DRAFT)
+    index(euro, dollar)
+    assert _found(price_min_usd=200) == set()
+
+    before = IndexOutbox.objects.count()
+    exchange_rate_set(
+        actor=make_operator(), currency="eur", rate_to_usd="2.5", as_of=date(2026, 12, 1)
+    )
+    queued = set(IndexOutbox.objects.filter(pk__gt=0).values_list("object_id", flat=True))
+    assert IndexOutbox.objects.count() == before + 1
+    assert euro.pk in queued and draft.pk not in queued
+    apply_outbox()
+    assert _found(price_min_usd=200) == {euro.pk}  # 100 EUR is now US$250
+    assert _found(price_max_usd=150) == {dollar.pk}
+
+
+def test_setting_the_same_rate_again_queues_nothing():
+    make_product(currency="EUR")
+    eur = ExchangeRate.objects.get(currency="EUR")
+    before = IndexOutbox.objects.count()
+    exchange_rate_set(actor=None, currency="EUR", rate_to_usd=eur.rate_to_usd, as_of=eur.as_of)
+    assert IndexOutbox.objects.count() == before
+
+
+@pytest.mark.parametrize(
+    ("fields", "bad"),
+    [
+        ({"currency": "QQQ"}, "currency"),
+        ({"currency": "E\x00R"}, "currency"),
+        ({"rate_to_usd": "-1"}, "rate_to_usd"),
+        ({"rate_to_usd": "0"}, "rate_to_usd"),
+        ({"rate_to_usd": "NaN"}, "rate_to_usd"),
+        ({"rate_to_usd": "1e400"}, "rate_to_usd"),
+        ({"rate_to_usd": "lots"}, "rate_to_usd"),
+        ({"as_of": "yesterday"}, "as_of"),
+    ],
+)
+def test_bad_rates_are_refused_and_nothing_changes(fields, bad):
+    before = list(ExchangeRate.objects.values_list("currency", "rate_to_usd", "as_of"))
+    values = {"currency": "EUR", "rate_to_usd": "1.1", "as_of": date(2026, 12, 1), **fields}
+    with pytest.raises(ValidationError) as caught:
+        exchange_rate_set(actor=None, **values)
+    assert bad in caught.value.message_dict
+    assert list(ExchangeRate.objects.values_list("currency", "rate_to_usd", "as_of")) == before

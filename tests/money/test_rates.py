@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 
 from tests.factories import make_operator, make_product
 from tests.search.factories import index
+from tradepost.audit.models import AuditEntry
 from tradepost.catalog.models import ProductStatus
 from tradepost.money import rates
 from tradepost.money.models import ExchangeRate
@@ -66,8 +67,10 @@ def test_setting_the_same_rate_again_queues_nothing():
     make_product(currency="EUR")
     eur = ExchangeRate.objects.get(currency="EUR")
     before = IndexOutbox.objects.count()
-    exchange_rate_set(actor=None, currency="EUR", rate_to_usd=eur.rate_to_usd, as_of=eur.as_of)
+    written = f"{eur.rate_to_usd.normalize()}0000"  # the same rate, written longer
+    exchange_rate_set(actor=None, currency="EUR", rate_to_usd=written, as_of=eur.as_of)
     assert IndexOutbox.objects.count() == before
+    assert not AuditEntry.objects.exists()
 
 
 @pytest.mark.parametrize(

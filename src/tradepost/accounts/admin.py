@@ -7,10 +7,14 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tradepost.accounts.models import ApiToken, User
+from tradepost.accounts.services import (
+    tokens_revoke_by_operator,
+    user_save_by_operator,
+    users_mark_email_verified,
+)
 
 
 class OperatorUserCreationForm(AdminUserCreationForm):
@@ -97,14 +101,16 @@ class UserAdmin(DjangoUserAdmin):
     inlines = (ApiTokenInline,)
     actions = ("mark_email_verified",)
 
+    def save_model(self, request, obj, form, change):
+        user_save_by_operator(actor=request.user, user=obj, fields=list(form.changed_data))
+
     def get_inlines(self, request, obj):
         return self.inlines if obj is not None else ()
 
     @admin.action(description=_("Mark the email address as verified"))
     def mark_email_verified(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        updated = queryset.filter(email_verified_at__isnull=True).update(
-            email_verified_at=timezone.now()
-        )
+        ids = list(queryset.values_list("pk", flat=True))
+        updated = users_mark_email_verified(actor=request.user, user_ids=ids)
         self.message_user(request, _("%(count)d users updated.") % {"count": updated})
 
 
@@ -131,7 +137,16 @@ class ApiTokenAdmin(admin.ModelAdmin):
     list_filter = (TokenActiveFilter, "created_at", "last_used_at")
     search_fields = ("name", "prefix", "user__email")
     list_select_related = ("user",)
-    readonly_fields = ("user", "name", "prefix", "key_hash", "created_at", "last_used_at")
+    # Revoked through the action (audited), never by editing the date.
+    readonly_fields = (
+        "user",
+        "name",
+        "prefix",
+        "key_hash",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
     fields = ("user", "name", "prefix", "key_hash", "created_at", "last_used_at", "revoked_at")
     actions = ("revoke",)
 
@@ -140,5 +155,6 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Revoke the selected tokens"))
     def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
-        updated = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        ids = list(queryset.values_list("pk", flat=True))
+        updated = tokens_revoke_by_operator(actor=request.user, token_ids=ids)
         self.message_user(request, _("%(count)d tokens revoked.") % {"count": updated})

@@ -16,6 +16,8 @@ class AccountErrorCode(StrEnum):
     TOKEN_LIMIT = "token-limit"
     TOKEN_NOT_FOUND = "token-not-found"
     TOO_MANY_SIGNUPS = "too-many-signups"
+    NOT_ALLOWED = "not-allowed"
+    PASSWORD_REQUIRED = "password-required"
 
 
 class AccountError(Exception):

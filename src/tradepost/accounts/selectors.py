@@ -10,3 +10,13 @@ def user_can_publish(user: Any) -> bool:
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     return bool(user.is_active and user.email_verified_at is not None)
+
+
+def is_operator(user: Any) -> bool:
+    """An operator: an active staff user (the marketplace's back office)."""
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and user.is_active
+        and user.is_staff
+    )

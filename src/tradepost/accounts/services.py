@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
@@ -25,7 +26,9 @@ from django.utils.translation import gettext_lazy
 
 from tradepost.accounts import links
 from tradepost.accounts.errors import AccountError, AccountErrorCode
-from tradepost.accounts.models import ThrottleHit, User
+from tradepost.accounts.models import ApiToken, ThrottleHit, User
+from tradepost.accounts.selectors import is_operator
+from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.core.cache import cache_unavailable
 from tradepost.core.languages import normalise_ui_language
 from tradepost.notify.services import absolute_url, queue_email
@@ -352,3 +355,129 @@ def password_reset_request(*, email: str, client: str = "") -> None:
             context={"user": user, "link": absolute_url(path)},
             language=language,
         )
+
+
+# --- the operator's back office ------------------------------------------------------------
+# Each change is written to the audit log in its transaction.
+
+
+def _require_operator(actor: Any) -> None:
+    if not is_operator(actor):
+        raise AccountError(AccountErrorCode.NOT_ALLOWED, _("Only operators can do this."))
+
+
+@transaction.atomic
+def users_mark_email_verified(*, actor: Any, user_ids: list[int]) -> int:
+    """Mark the email addresses of these users verified (operators only)."""
+    _require_operator(actor)
+    now = timezone.now()
+    users = list(
+        User.objects.select_for_update().filter(pk__in=user_ids, email_verified_at__isnull=True)
+    )
+    for user in users:
+        user.email_verified_at = now
+        user.save(update_fields=["email_verified_at"])
+        audit_record(
+            actor=actor,
+            action="user.verify-email",
+            target=user,
+            label=user.email,
+            changes={"email_verified_at": [None, str(now)]},
+        )
+    return len(users)
+
+
+@transaction.atomic
+def tokens_revoke_by_operator(*, actor: Any, token_ids: list[int]) -> int:
+    """Revoke any users' API tokens (operators only); returns how many were still active."""
+    _require_operator(actor)
+    now = timezone.now()
+    tokens = list(
+        ApiToken.objects.select_for_update()
+        .select_related("user")
+        .filter(pk__in=token_ids, revoked_at__isnull=True)
+    )
+    for token in tokens:
+        token.revoked_at = now
+        token.save(update_fields=["revoked_at"])
+        audit_record(
+            actor=actor,
+            action="token.revoke",
+            target=token,
+            label=f"{token.user.email}: {token.name} ({token.prefix})",
+            changes={"revoked_at": [None, str(now)]},
+        )
+    return len(tokens)
+
+
+@transaction.atomic
+def operator_grant(*, actor: Any, email: str, password: str | None) -> tuple[User, bool]:
+    """Make `email` an operator (a staff superuser with a verified address), creating the
+    account when there is none; `actor` is None on the command line. Returns the user and
+    whether it was created."""
+    address = _clean_email(email)
+    existing = User.objects.select_for_update().filter(email__iexact=address).first()
+    if password is not None:
+        validate_password(password, user=existing or User(email=address))
+    if existing is None:
+        if password is None:
+            raise AccountError(
+                AccountErrorCode.PASSWORD_REQUIRED, _("Choose a password."), field="password"
+            )
+        user = User.objects.create_superuser(address, password)
+        created = True
+        changes = {"is_staff": [False, True], "is_superuser": [False, True]}
+    else:
+        user, created = existing, False
+        changes = {
+            name: [getattr(user, name), True]
+            for name in ("is_staff", "is_superuser", "is_active")
+            if getattr(user, name) is not True
+        }
+        user.is_staff = user.is_superuser = user.is_active = True
+        if user.email_verified_at is None:
+            user.email_verified_at = timezone.now()
+        if password is not None:
+            user.set_password(password)
+        user.save()
+    audit_record(
+        actor=actor,
+        action="operator.create" if created else "operator.grant",
+        target=user,
+        label=user.email,
+        changes=changes,
+    )
+    return user, created
+
+
+#: Fields of a user whose changes by an operator are audited (never the password hash).
+AUDITED_USER_FIELDS = (
+    "email",
+    "full_name",
+    "preferred_language",
+    "email_verified_at",
+    "is_active",
+    "is_staff",
+    "is_superuser",
+)
+
+
+@transaction.atomic
+def user_save_by_operator(*, actor: Any, user: User, fields: list[str]) -> User:
+    """Save the back office's edit of `user` (its form already checked the values)."""
+    _require_operator(actor)
+    audited = [name for name in fields if name in AUDITED_USER_FIELDS]
+    stored = User.objects.select_for_update().filter(pk=user.pk).first()
+    before = snapshot(stored, audited) if stored is not None else {}
+    user.save()
+    changes = field_changes(before, snapshot(user, audited), audited)
+    if "password" in fields:
+        changes["password"] = ["…", "(changed)"]
+    audit_record(
+        actor=actor,
+        action="user.change" if stored is not None else "user.create",
+        target=user,
+        label=user.email,
+        changes=changes,
+    )
+    return user

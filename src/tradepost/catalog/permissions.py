@@ -11,10 +11,11 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from tradepost.accounts.selectors import is_operator
 from tradepost.catalog.errors import ProductNotFound
 from tradepost.catalog.models import Product, ProductImage, ProductStatus
 from tradepost.companies.models import Company, Role
-from tradepost.companies.selectors import acting_company, is_operator, membership_for
+from tradepost.companies.selectors import acting_company, membership_for
 
 PRODUCT_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.MEMBER})
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tradepost.accounts.models import User
-from tradepost.accounts.selectors import user_can_publish
+from tradepost.accounts.selectors import is_operator, user_can_publish
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
 from tradepost.catalog.hs_codes import hs_code_error, normalise_hs_code
 from tradepost.catalog.models import (
@@ -37,7 +37,7 @@ from tradepost.catalog.models import (
     ProductTranslation,
     Unit,
 )
-from tradepost.catalog.permissions import can_manage_products, is_operator
+from tradepost.catalog.permissions import can_manage_products
 from tradepost.companies.models import Company
 from tradepost.core.cleaning import decimal_or_none, one_line, text_or_none
 from tradepost.core.countries import is_country

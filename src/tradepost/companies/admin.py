@@ -12,8 +12,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tradepost.companies.models import Company, Invitation, Membership
+from tradepost.companies.services import (
+    companies_mark,
+    company_delete_by_operator,
+    company_save_by_operator,
+)
 from tradepost.companies.validation import PROFILE_FIELDS, clean_company_profile
-from tradepost.search.outbox import OutboxKind, record_change, record_changes
 
 
 class CompanyAdminForm(forms.ModelForm):
@@ -74,38 +78,31 @@ class CompanyAdmin(admin.ModelAdmin):
     actions = ("mark_verified", "mark_unverified")
     date_hierarchy = "created_at"
 
-    # Every change an operator makes here reaches the search index through the outbox, in the
-    # same transaction as the change (the admin wraps saves and deletes in one).
+    # Every change goes through the companies services: the search index hears of it through
+    # the outbox and the audit log records it, in the same transaction as the change.
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        record_change(kind=OutboxKind.COMPANY, object_id=obj.pk)
+        company_save_by_operator(actor=request.user, company=obj, fields=list(form.changed_data))
 
     def delete_model(self, request, obj):
-        company_id = obj.pk
-        super().delete_model(request, obj)
-        record_change(kind=OutboxKind.COMPANY, object_id=company_id)
+        company_delete_by_operator(actor=request.user, company=obj)
 
     def delete_queryset(self, request, queryset):
-        ids = list(queryset.values_list("pk", flat=True))
-        super().delete_queryset(request, queryset)
-        record_changes(kind=OutboxKind.COMPANY, object_ids=ids)
-
-    def _set_verified(self, request: HttpRequest, queryset: QuerySet[Company], value: bool) -> None:
         with transaction.atomic():
-            ids = list(queryset.values_list("pk", flat=True))
-            updated = Company.objects.filter(pk__in=ids).update(
-                is_verified=value, updated_at=timezone.now()
-            )
-            record_changes(kind=OutboxKind.COMPANY, object_ids=ids)
+            for company in queryset:
+                company_delete_by_operator(actor=request.user, company=company)
+
+    def _mark(self, request: HttpRequest, queryset: QuerySet[Company], **marks: bool) -> None:
+        ids = list(queryset.values_list("pk", flat=True))
+        updated = companies_mark(actor=request.user, company_ids=ids, **marks)
         self.message_user(request, _("%(count)d companies updated.") % {"count": updated})
 
     @admin.action(description=_("Mark the selected companies as verified"))
     def mark_verified(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:
-        self._set_verified(request, queryset, True)
+        self._mark(request, queryset, is_verified=True)
 
     @admin.action(description=_("Remove the verified mark from the selected companies"))
     def mark_unverified(self, request: HttpRequest, queryset: QuerySet[Company]) -> None:
-        self._set_verified(request, queryset, False)
+        self._mark(request, queryset, is_verified=False)
 
 
 @admin.register(Membership)

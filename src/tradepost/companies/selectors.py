@@ -10,17 +10,9 @@ from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tradepost.accounts.selectors import is_operator
 from tradepost.companies.errors import CompanyErrorCode, CompanyNotFound
 from tradepost.companies.models import Company, Invitation, Membership, Role
-
-
-def is_operator(user: Any) -> bool:
-    return bool(
-        user is not None
-        and getattr(user, "is_authenticated", False)
-        and user.is_active
-        and user.is_staff
-    )
 
 
 def membership_for(user: Any) -> Membership | None:

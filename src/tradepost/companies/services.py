@@ -22,6 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.models import User
+from tradepost.accounts.selectors import is_operator
+from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.companies.errors import (
     CompanyError,
     CompanyErrorCode,
@@ -33,13 +35,12 @@ from tradepost.companies.selectors import (
     can_manage_company,
     hash_invitation_token,
     invitation_problem,
-    is_operator,
 )
 from tradepost.companies.validation import clean_company_profile
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
 from tradepost.notify.services import absolute_url, queue_email
-from tradepost.search.outbox import OutboxKind, record_change
+from tradepost.search.outbox import OutboxKind, record_change, record_changes
 
 INVITATION_LIFETIME = timedelta(days=7)
 #: Invitations a company may have waiting at once.
@@ -436,3 +437,89 @@ def membership_leave(*, user: User) -> None:
             _("The owner cannot leave the company. Make another member the owner first."),
         )
     membership.delete()
+
+
+# --- the operator's back office ------------------------------------------------------------
+# Each change is written to the audit log (who, what, when, before → after) in its transaction.
+
+#: The company fields the back office shows and may change.
+OPERATOR_FIELDS = (
+    "slug",
+    "legal_name",
+    "english_name",
+    "country",
+    "city",
+    "is_verified",
+    "is_featured",
+)
+
+
+def _require_operator(actor: Any) -> None:
+    if not is_operator(actor):
+        raise CompanyPermissionDenied(
+            CompanyErrorCode.PERMISSION_DENIED, _("Only operators can do this.")
+        )
+
+
+@transaction.atomic
+def companies_mark(
+    *,
+    actor: Any,
+    company_ids: list[int],
+    is_verified: bool | None = None,
+    is_featured: bool | None = None,
+) -> int:
+    """Set or clear the verified and featured marks of several companies; returns how many
+    changed."""
+    _require_operator(actor)
+    marks = {
+        name: value
+        for name, value in (("is_verified", is_verified), ("is_featured", is_featured))
+        if value is not None
+    }
+    changed = []
+    for company in Company.objects.select_for_update().filter(pk__in=company_ids).order_by("pk"):
+        before = snapshot(company, marks)
+        changes = field_changes(before, marks)
+        if not changes:
+            continue
+        for name, value in marks.items():
+            setattr(company, name, value)
+        company.save(update_fields=[*marks, "updated_at"])
+        audit_record(actor=actor, action="company.mark", target=company, changes=changes)
+        changed.append(company.pk)
+    record_changes(kind=OutboxKind.COMPANY, object_ids=changed)
+    return len(changed)
+
+
+@transaction.atomic
+def company_save_by_operator(*, actor: Any, company: Company, fields: list[str]) -> Company:
+    """Save the back office's edit of `company` (its form already checked the values):
+    `fields` are the ones the form changed."""
+    _require_operator(actor)
+    stored = Company.objects.select_for_update().filter(pk=company.pk).first()
+    before = snapshot(stored, fields) if stored is not None else {}
+    company.save()
+    audit_record(
+        actor=actor,
+        action="company.change" if stored is not None else "company.create",
+        target=company,
+        changes=field_changes(before, snapshot(company, fields), fields),
+    )
+    record_change(kind=OutboxKind.COMPANY, object_id=company.pk)
+    return company
+
+
+@transaction.atomic
+def company_delete_by_operator(*, actor: Any, company: Company) -> None:
+    """Delete a company with its products, members and conversations (operators only)."""
+    _require_operator(actor)
+    company_id = company.pk
+    audit_record(
+        actor=actor,
+        action="company.delete",
+        target=company,
+        changes=field_changes(snapshot(company, OPERATOR_FIELDS), {}, OPERATOR_FIELDS),
+    )
+    company.delete()
+    record_change(kind=OutboxKind.COMPANY, object_id=company_id)

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "tradepost.core",
+    "tradepost.audit",
     "tradepost.money",
     "tradepost.accounts",
     "tradepost.companies",

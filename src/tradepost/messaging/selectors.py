@@ -9,7 +9,8 @@ from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from tradepost.companies.selectors import acting_company_id, is_operator
+from tradepost.accounts.selectors import is_operator
+from tradepost.companies.selectors import acting_company_id
 from tradepost.messaging.errors import ConversationNotFound, MessagingErrorCode
 from tradepost.messaging.models import (
     Conversation,

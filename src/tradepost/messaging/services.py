@@ -26,9 +26,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
+from tradepost.accounts.selectors import is_operator
 from tradepost.catalog.models import Product, ProductStatus, Unit
 from tradepost.companies.models import Company, Membership
-from tradepost.companies.selectors import acting_company, is_operator
+from tradepost.companies.selectors import acting_company
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.core.languages import normalise_ui_language
 from tradepost.messaging.errors import (

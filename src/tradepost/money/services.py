@@ -12,6 +12,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
+from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.core.currencies import is_currency
 from tradepost.money.models import ExchangeRate
 from tradepost.money.rates import forget_rates
@@ -19,6 +20,9 @@ from tradepost.money.rates import forget_rates
 #: Sent inside the transaction of a rate change, with `currencies` (a list of codes); the
 #: catalogue re-queues the listings priced in them for the search index.
 rates_changed = Signal()
+
+AUDITED = ("rate_to_usd", "as_of")
+RATE_PLACES = Decimal("0.000000000001")
 
 
 def exchange_rate_set(*, actor: Any, currency: Any, rate_to_usd: Any, as_of: Any) -> ExchangeRate:
@@ -31,6 +35,8 @@ def exchange_rate_set(*, actor: Any, currency: Any, rate_to_usd: Any, as_of: Any
         rate = Decimal(str(rate_to_usd))
     except (InvalidOperation, ValueError):
         rate = Decimal(0)
+    if rate.is_finite() and 0 < rate < Decimal(10) ** 8:
+        rate = rate.quantize(RATE_PLACES)  # the table keeps 12 decimal places
     if not rate.is_finite() or rate <= 0 or rate >= Decimal(10) ** 8:
         errors["rate_to_usd"] = [_("Enter a number greater than zero.")]
     if not isinstance(as_of, date):
@@ -38,14 +44,16 @@ def exchange_rate_set(*, actor: Any, currency: Any, rate_to_usd: Any, as_of: Any
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
-        item, _created = ExchangeRate.objects.select_for_update().get_or_create(
-            currency=code, defaults={"rate_to_usd": rate, "as_of": as_of}
-        )
-        changed = _created or item.rate_to_usd != rate or item.as_of != as_of
+        item = ExchangeRate.objects.select_for_update().filter(currency=code).first()
+        before = snapshot(item, AUDITED) if item is not None else {}
+        if item is None:
+            item = ExchangeRate(currency=code)
         item.rate_to_usd, item.as_of = rate, as_of
         item.full_clean()
         item.save()
-        if changed:
+        changes = field_changes(before, snapshot(item, AUDITED), AUDITED)
+        if changes:
+            audit_record(actor=actor, action="exchange-rate.set", target=item, changes=changes)
             rates_changed.send(sender=ExchangeRate, currencies=[code], actor=actor)
         transaction.on_commit(forget_rates)
     return item

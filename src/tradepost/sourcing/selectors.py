@@ -16,9 +16,10 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from tradepost.accounts.selectors import is_operator
 from tradepost.catalog.models import Category
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company_id, is_operator
+from tradepost.companies.selectors import acting_company_id
 from tradepost.core.currencies import is_currency
 from tradepost.money.rates import convert, rates_for
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound

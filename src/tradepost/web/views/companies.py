@@ -19,6 +19,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tradepost.accounts.selectors import is_operator
 from tradepost.companies import selectors, services
 from tradepost.companies.errors import CompanyError, CompanyNotFound, CompanyPermissionDenied
 from tradepost.companies.forms import (
@@ -166,7 +167,7 @@ def members(request: AuthenticatedRequest) -> HttpResponse:
             "members": list(selectors.members_of(company)),
             "invitations": list(selectors.pending_invitations(company)) if can_manage else [],
             "can_manage": can_manage,
-            "can_change_roles": my_role == Role.OWNER or selectors.is_operator(request.user),
+            "can_change_roles": my_role == Role.OWNER or is_operator(request.user),
             "my_role": my_role,
             "invite_form": InviteForm(),
             "role_choices": RoleForm.base_fields["role"].choices,  # type: ignore[attr-defined]

@@ -23,16 +23,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tradepost.accounts.selectors import is_operator
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.forms import ProductForm, ProductImageForm, ProductTranslationForm
 from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
-from tradepost.catalog.permissions import (
-    access_product,
-    company_for_new_product,
-    is_operator,
-    managed_products,
-)
+from tradepost.catalog.permissions import access_product, company_for_new_product, managed_products
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company
 from tradepost.core.languages import LISTING_LANGUAGES, UI_LANGUAGES

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import getpass
 
-from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.validators import validate_email
-from django.db import transaction
-from django.utils import timezone
 
+from tradepost.accounts.errors import AccountError
 from tradepost.accounts.models import User
+from tradepost.accounts.services import operator_grant
 
 
 class Command(BaseCommand):
@@ -51,26 +50,16 @@ class Command(BaseCommand):
             if not interactive:
                 raise CommandError("--password is required with --noinput.")
             password = self._prompt_password()
-        if password is not None:
-            try:
-                validate_password(password, user=existing or User(email=email))
-            except ValidationError as exc:
-                raise CommandError(" ".join(exc.messages)) from None
-
-        with transaction.atomic():
-            if existing is not None:
-                existing.is_staff = True
-                existing.is_superuser = True
-                existing.is_active = True
-                if existing.email_verified_at is None:
-                    existing.email_verified_at = timezone.now()
-                if password is not None:
-                    existing.set_password(password)
-                existing.save()
-                self.stdout.write(f"{existing.email} is now an operator.")
-                return
-            user = User.objects.create_superuser(email, password)
-        self.stdout.write(f"Operator {user.email} created. Log in at /admin/.")
+        try:
+            user, created = operator_grant(actor=None, email=email, password=password)
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from None
+        except AccountError as exc:
+            raise CommandError(exc.message) from None
+        if created:
+            self.stdout.write(f"Operator {user.email} created. Log in at /admin/.")
+        else:
+            self.stdout.write(f"{user.email} is now an operator.")
 
     def _prompt_password(self) -> str:
         for _attempt in range(3):

@@ -1,0 +1,59 @@
+"""The audit log in the operators' back office: read only, newest first."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.html import format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from tradepost.audit.models import AuditEntry
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ("at", "actor_email", "action", "target_type", "target_label", "change_list")
+    list_filter = ("action", "target_type", "at")
+    search_fields = ("actor_email", "target_label", "target_id", "action")
+    date_hierarchy = "at"
+    fields = (
+        "at",
+        "actor_email",
+        "action",
+        "target_type",
+        "target_id",
+        "target_label",
+        "change_list",
+    )
+    readonly_fields = fields
+
+    @admin.display(description=_("before → after"))
+    def change_list(self, entry: AuditEntry) -> str:
+        return format_html_join(
+            "",
+            "<div><code>{}</code>: {} → {}</div>",
+            (
+                (
+                    name,
+                    json.dumps(values[0], ensure_ascii=False),
+                    json.dumps(values[1], ensure_ascii=False),
+                )
+                for name, values in sorted(entry.changes.items())
+            ),
+        )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,13 +1,13 @@
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
 from tests.factories import PASSWORD, make_operator
 from tests.sourcing.factories import make_request
+from tradepost.audit.models import AuditEntry
 from tradepost.money.models import ExchangeRate
-from tradepost.sourcing import tasks
-from tradepost.sourcing.models import BuyingRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +29,9 @@ def test_operator_updates_an_exchange_rate(operator_client):
     rate.refresh_from_db()
     assert rate.currency == "EUR"
     assert rate.as_of == date(2026, 12, 1)
+    assert rate.rate_to_usd == Decimal("1.1")
+    (entry,) = AuditEntry.objects.filter(action="exchange-rate.set")
+    assert entry.changes["rate_to_usd"][1] == "1.1"
 
 
 def test_unknown_currency_and_negative_rate_are_refused(operator_client):
@@ -44,10 +47,3 @@ def test_requests_are_read_only_in_the_admin(operator_client):
     assert listing.status_code == 200
     assert request.title in listing.text
     assert operator_client.get(reverse("admin:sourcing_buyingrequest_add")).status_code == 403
-
-
-def test_expire_task_runs_on_the_queue():
-    request = make_request()
-    BuyingRequest.objects.filter(pk=request.pk).update(deadline="2000-01-01T00:00:00Z")
-    result = tasks.expire_requests.enqueue()
-    assert result.return_value == 1

@@ -9,7 +9,7 @@ for an id that does not exist.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -342,10 +342,4 @@ def _sort_key(sort: str):
     return lambda row: (
         row.normalised_price if row.normalised_price is not None else infinity,
         row.quotation.pk,
-    )
-
-
-def requests_due(*, now: datetime | None = None) -> QuerySet[BuyingRequest]:
-    return BuyingRequest.objects.filter(
-        status=RequestStatus.OPEN, deadline__lte=now or timezone.now()
     )

@@ -29,15 +29,6 @@ MATCH_SUPPLIERS_MAX = 20
 
 
 @task()
-def expire_requests() -> int:
-    """Expire open requests whose deadline has passed (run periodically)."""
-    # Imported here: services enqueues `notify_request_matched` from this module.
-    from tradepost.sourcing.services import request_expire_due
-
-    return request_expire_due()
-
-
-@task()
 def notify_request_matched(request_id: int) -> int:
     """Tell suppliers whose products match a new buying request (see `request_notify_matched`)."""
     return request_notify_matched(request_id=request_id)

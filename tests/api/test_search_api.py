@@ -317,3 +317,11 @@ def test_pages_past_the_end_are_empty_not_errors(client, catalogue, sort, query)
 )
 def test_other_searches_past_the_end_are_not_errors(client, catalogue, url):
     assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["business_type=", "country=", "country=CN,"])
+def test_an_empty_filter_code_is_refused_as_the_schema_says(client, query):
+    response = client.get(f"/api/v1/search/companies?{query}")
+    assert response.status_code == 422
+    assert response["Content-Type"] == "application/problem+json"

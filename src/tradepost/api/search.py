@@ -165,7 +165,8 @@ class SuggestOut(Schema):
 def _split(values: list[str] | None) -> list[str]:
     out: list[str] = []
     for raw in values or []:
-        out.extend(part.strip() for part in raw.split(",") if part.strip())
+        # An empty value is not a code: it is refused, as the schema's enum says.
+        out.extend(part.strip() for part in raw.split(","))
     return out
 
 

@@ -10,7 +10,7 @@ PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 PORT ?= 8000
 export PORT
 
-.PHONY: run test lint install install-dev browser translations format migrations lock
+.PHONY: run test lint install install-dev test-tools translations format migrations lock
 
 # What the site needs (requirements.lock); the development tools (tests, lint, benchmarks) are
 # in requirements-dev.lock, which holds the same versions of the site's packages.
@@ -37,11 +37,12 @@ run: install translations
 	@$(TP) demo --if-empty
 	$(TP) serve --port $(PORT)
 
-# Debian's Chromium for the browser tests; installed when missing (needs root or sudo).
-browser:
-	@command -v chromium >/dev/null 2>&1 || bash scripts/install-chromium.sh
+# Debian's Chromium (browser tests) and nginx (the deploy configuration's test); installed
+# when missing (needs root or sudo).
+test-tools:
+	@bash scripts/install-test-tools.sh
 
-test: install-dev translations browser
+test: install-dev translations test-tools
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: install-dev

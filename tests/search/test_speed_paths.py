@@ -12,13 +12,13 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_company, make_product
 from tests.search.factories import index
+from tradepost.catalog.hydration import load_products, product_card
 from tradepost.catalog.models import Product, ProductImage, ProductTranslation
 from tradepost.catalog.selectors import product_cards
 from tradepost.search import documents
 from tradepost.search import index as search_index
 from tradepost.search.analysis import PieceCache, analyze_fields, word_chunks
 from tradepost.search.documents import CategoryTree, plain_text
-from tradepost.search.hydration import load_products, product_card
 from tradepost.search.index import Shared, product_fields
 from tradepost.search.selectors import ProductFilters, search_products
 
@@ -139,8 +139,8 @@ def test_hydrated_cards_equal_the_catalogue_cards():
 
 
 def test_hydration_skips_init_only_where_nothing_listens():
+    from tradepost.catalog.hydration import _plain_init
     from tradepost.companies.models import Company
-    from tradepost.search.hydration import _plain_init
 
     assert _plain_init(Product) and _plain_init(Company) and _plain_init(ProductTranslation)
     # Its ImageField fills width and height in on post_init: built through from_db.

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from tantivy import FieldType, Occur, Order, Query, Searcher
 
+from tradepost.catalog.hydration import load_products, product_card
 from tradepost.catalog.models import (
     Incoterm,
     Product,
@@ -53,7 +54,6 @@ from tradepost.search.facetkeys import (
 )
 from tradepost.search.glossary import translate_words
 from tradepost.search.highlight import highlight_html, is_cjk_token
-from tradepost.search.hydration import load_products, product_card
 from tradepost.search.index import (
     CATEGORY_FIELDS,
     COMPANY_GRAM_FIELDS,

@@ -60,7 +60,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "target", choices=["search", "relevance", "load", "faults"], help="What to benchmark."
+            "target",
+            choices=["search", "relevance", "load", "faults", "hydration"],
+            help="What to benchmark.",
         )
         parser.add_argument(
             "--profiles",
@@ -114,6 +116,9 @@ class Command(BaseCommand):
             return
         if options["target"] == "load":
             self.load(options)
+            return
+        if options["target"] == "hydration":
+            self.hydration()
             return
         if options["target"] == "faults":
             drill = bench_module("fault_drill")
@@ -231,6 +236,21 @@ class Command(BaseCommand):
             log=self.say,
         )
         self.stdout.write(bench.markdown(results, "this machine"))
+
+    def hydration(self) -> None:
+        """Results pages built by hand against the ORM reference, on the catalogue in
+        TRADEPOST_HOME (bench/hydration_bench.py)."""
+        try:
+            result = bench_module("hydration_bench").run()
+        except RuntimeError as exc:
+            raise CommandError(str(exc)) from exc
+        hand, orm = result["hand_built"], result["orm"]
+        self.stdout.write(
+            f"{result['pages']} pages of {result['page_size']} among {result['products']:,} "
+            f"products: hand-built p50 {hand['p50_ms']} ms / p95 {hand['p95_ms']} ms; ORM p50 "
+            f"{orm['p50_ms']} ms / p95 {orm['p95_ms']} ms ({result['orm_over_hand_p50']}x, "
+            f"{result['saved_p50_ms']} ms a page saved by hand)"
+        )
 
     def relevance(self, options: dict[str, Any]) -> None:
         bench = bench_module("relevance_bench")

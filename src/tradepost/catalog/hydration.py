@@ -1,9 +1,11 @@
 """Loading the page of products a search returns, without the ORM's per-query overhead.
 
 The index answers which 20 products a page shows; the database then gives their current
-state. Building those 20 products through a QuerySet with `select_related` and two
-`prefetch_related` lookups costs about 8 ms of Python (compiling three queries, running the
-prefetch machinery, converting values) for well under a millisecond of SQL. Here one
+state. Building those 20 products through the ORM costs 2.1 ms of Python at its leanest
+(`only()`, `select_related`, `values_list`: compiling three queries and running
+`Model.__init__` for each instance), 3.2 ms as the catalogue pages do it (two prefetches),
+against 0.65 ms here, for well under a millisecond of SQL (`tradepost bench hydration`,
+docs/adr/0016-result-hydration.md; the tests compare the cards with both ORM readings). Here one
 statement (products joined to their company, category, translation and first picture) is
 written once per process and run with a plain cursor, and its values go through the
 converters Django itself would apply (so dates, decimals and JSON come back the same on

@@ -14,6 +14,9 @@ from babel.messages.pofile import read_po
 from django.conf import settings
 from django.core.management import call_command
 from django.template.loader import get_template
+from django.utils import translation
+
+from tradepost.messaging.forms import ReplyForm
 
 CODES = ("zh_Hans", "zh_Hant")
 URL_PREFIX = {"zh_Hans": "zh-hans", "zh_Hant": "zh-hant"}
@@ -167,3 +170,19 @@ def test_login_page_is_shown_in_each_script(client, compiled_catalogues):
     assert titles["zh_Hans"] != titles["zh_Hant"]
     english = client.get("/en/accounts/login/").content.decode()
     assert page_title(english) == f"{msgid} · Tradepost"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_chinese_text_ends_with_a_full_width_colon(code, compiled_catalogues):
+    latin = [
+        message_id(message)
+        for message in messages(code)
+        for text in forms(message.string)
+        if text.rstrip().endswith(":")
+    ]
+    assert not latin, f"a Latin colon ends these {code} strings: {latin}"
+    # The colon Django adds after a form's labels ("您的回复："), which Django's own
+    # Simplified Chinese catalogue leaves Latin.
+    with translation.override(URL_PREFIX[code]):
+        label = ReplyForm()["body"].label_tag()
+    assert label.endswith("：</label>"), label

@@ -327,6 +327,43 @@ def test_twenty_per_page_with_links(client, db):
     assert 'rel="prev"' in second.content.decode()
 
 
+def test_a_page_past_the_end_says_so_and_links_to_the_last_page(client, db):
+    company = make_company(country="DE")
+    for n in range(24):
+        make_product(company=company, title=f"Vacuum flask model {n}", original_language="en")
+    indexer.apply_outbox()
+    response = client.get(URL, {"q": "vacuum flask", "page": "99999"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-total="24"' in html
+    assert hit_ids(response) == []
+    # Never "nothing matches" when there are results: the page is past their end.
+    assert "search-zero" not in html
+    assert "Nothing matches" not in html
+    assert "This page is past the end of the 24 results." in html
+    block = html.split('class="empty search-past-end"', 1)[1].split("</div>", 1)[0]
+    last, first = (unescape(href) for href in re.findall(r'<a href="([^"]+)"', block))
+    assert parse_qs(urlparse(last).query) == {"q": ["vacuum flask"], "page": ["2"]}
+    assert parse_qs(urlparse(first).query) == {"q": ["vacuum flask"]}
+    assert "Go to the last page (page 2)" in block
+    assert len(hit_ids(follow(client, last))) == 4
+    assert len(hit_ids(follow(client, first))) == 20
+    chinese = client.get("/zh-hans/search/", {"q": "vacuum flask", "page": "99999"})
+    assert "此页已超出全部 24 个结果的范围。" in chinese.content.decode()
+
+
+def test_an_empty_companies_tab_does_not_claim_similar_spellings(client, catalogue):
+    # "ceramik" is spelt like Hanoi Ceramics' name, but no American company matches it.
+    found = client.get(URL, {"q": "ceramik", "tab": "companies"}).content.decode()
+    assert "/companies/hanoi-ceramics/" in found
+    assert "Also searched similar spellings of: ceramik" in found
+    response = client.get(URL, {"q": "ceramik", "tab": "companies", "country": "US"})
+    html = response.content.decode()
+    assert "search-zero" in html
+    assert "Nothing matches" in html
+    assert "similar spellings" not in html
+
+
 # --- tabs ---------------------------------------------------------------------------------
 
 

@@ -1,20 +1,33 @@
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, re_path
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 from django.views.static import serve as serve_file
 
 from tradepost.api.urls import api
-from tradepost.web.sitemaps import SITEMAPS
+from tradepost.web.views import site_files
 from tradepost.web.views.health import healthz, metrics
+
+# The operators' admin carries the site's name, in the operator's language.
+admin.site.site_header = _("Tradepost administration")
+admin.site.site_title = _("Tradepost admin")
+admin.site.index_title = _("Operator tools")
+
+# Unknown addresses and unexpected errors get pages in the site's layout and the visitor's
+# language (the API's stay problem documents: `tradepost.config.middleware`).
+handler404 = "tradepost.web.views.errors.page_not_found"
+handler500 = "tradepost.web.views.errors.server_error"
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics, name="metrics"),
-    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("robots.txt", site_files.robots_txt, name="robots_txt"),
+    path("favicon.ico", site_files.favicon, name="favicon"),
+    path("sitemap.xml", site_files.sitemap_index, name="sitemap"),
+    path("sitemap-<slug:section>.xml", site_files.sitemap_section, name="sitemap_section"),
     path("api/v1/", api.urls),
     # Choosing the language needs no CSRF token: a forged request could only change the
     # language a visitor reads in, and without a token in the language form the public pages

@@ -185,6 +185,9 @@ def _page_links(current: dict[str, list[str]], page: int, num_pages: int) -> dic
         "num_pages": num_pages,
         "previous": link(page - 1) if page > 1 else None,
         "next": link(page + 1) if page < num_pages else None,
+        # For a page past the end (?page=99999): the way back to the results.
+        "first": link(1),
+        "last": link(num_pages),
     }
 
 

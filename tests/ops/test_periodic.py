@@ -41,3 +41,21 @@ def test_expiry_job_marks_overdue_open_requests_expired():
     periodic.run_due_jobs({}, now=10_000.0)
     request.refresh_from_db()
     assert request.status == "expired"
+
+
+def test_the_response_rate_refresh_looks_back_a_day_then_from_its_last_look(monkeypatch):
+    seen = []
+    monkeypatch.setattr(
+        "tradepost.ops.periodic.refresh_indexed_rates", lambda *, since: seen.append(since) or 0
+    )
+    job = periodic._IndexedRates()
+    before = timezone.now()
+    job()
+    job()
+    first, second = seen
+    assert before - timedelta(days=1) <= first <= timezone.now() - timedelta(days=1)
+    # The second look overlaps the first by a minute (answers committed meanwhile).
+    assert (
+        before - timedelta(minutes=1, seconds=5) < second <= timezone.now() - timedelta(minutes=1)
+    )
+    assert "refresh the response rates in the search index" in {name for name, *_ in periodic.JOBS}

@@ -291,7 +291,7 @@ def test_the_worker_loop_makes_a_new_product_searchable_within_two_seconds():
     thread = threading.Thread(
         target=indexer.run_indexer_loop,
         args=(stop,),
-        kwargs={"interval": 0.1, "prune_every": 1e12, "responsiveness_every": 1e12},
+        kwargs={"interval": 0.1, "prune_every": 1e12},
         daemon=True,
     )
     thread.start()

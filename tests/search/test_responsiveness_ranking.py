@@ -15,7 +15,7 @@ from tradepost.search import selectors
 from tradepost.search.index import rank_boost
 from tradepost.search.indexer import apply_outbox
 from tradepost.search.models import IndexOutbox, OutboxKind
-from tradepost.search.responsiveness import materially_different, refresh_response_rates
+from tradepost.sourcing.responsiveness import materially_different, refresh_indexed_rates
 
 pytestmark = pytest.mark.django_db
 
@@ -94,10 +94,10 @@ def test_a_material_change_of_the_rate_refreshes_the_documents(two_suppliers):
     slow, _fast = two_suppliers
     since = timezone.now() - timedelta(minutes=5)
     # Nothing moved since the index was built: nothing to record.
-    assert refresh_response_rates(since=since) == 0
+    assert refresh_indexed_rates(since=since) == 0
     # The slow supplier answers three new questions in time: 0% -> 50%.
     _answer(slow, in_time=3, late=0)
-    assert refresh_response_rates(since=timezone.now() - timedelta(days=30)) == 1
+    assert refresh_indexed_rates(since=timezone.now() - timedelta(days=30)) == 1
     assert IndexOutbox.objects.filter(
         kind=OutboxKind.COMPANY, object_id=slow.supplier_company.pk
     ).exists()

@@ -10,9 +10,12 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from django.db import close_old_connections, connection
+from django.utils import timezone
 
+from tradepost.sourcing.responsiveness import refresh_indexed_rates
 from tradepost.sourcing.services import request_expire_due, requests_notify_expiring
 
 logger = logging.getLogger(__name__)
@@ -30,10 +33,29 @@ def _notify_expiring_requests() -> None:
         logger.info("told the buyers of %d buying requests that their deadline is near", told)
 
 
+class _IndexedRates:
+    """Suppliers whose response rate moved get their documents rebuilt
+    (`sourcing.responsiveness.refresh_indexed_rates`). The first look covers the last day
+    (changes while no worker ran); each next one starts a minute before the last began, so
+    answers committed while looking are seen next time."""
+
+    def __init__(self) -> None:
+        self.since: datetime | None = None
+
+    def __call__(self) -> None:
+        looked_at = timezone.now()
+        since = self.since or looked_at - timedelta(days=1)
+        changed = refresh_indexed_rates(since=since)
+        self.since = looked_at - timedelta(minutes=1)
+        if changed:
+            logger.info("re-indexing %d suppliers whose response rate moved", changed)
+
+
 #: (name, interval in seconds, job)
 JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("expire buying requests", 60.0, _expire_requests),
     ("notify buyers of requests closing soon", 300.0, _notify_expiring_requests),
+    ("refresh the response rates in the search index", 300.0, _IndexedRates()),
 ]
 
 

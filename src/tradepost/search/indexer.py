@@ -392,19 +392,10 @@ def run_indexer_loop(
     *,
     interval: float = 0.5,
     prune_every: float = 300.0,
-    responsiveness_every: float = 300.0,
 ) -> None:
-    """Apply the outbox until `stop` is set (the worker runs this in a thread). Every
-    `responsiveness_every` seconds, suppliers whose response rate moved materially get
-    their documents rebuilt (`search.responsiveness`)."""
-    from tradepost.search.responsiveness import refresh_response_rates
-
+    """Apply the outbox until `stop` is set (the worker runs this in a thread)."""
     last_prune = 0.0
     last_beat = 0.0
-    # The first look covers the last day (changes while no worker ran).
-    rates_since = timezone.now() - timedelta(days=1)
-    # Not at once: starting up (and a rebuild) comes first.
-    last_rates = time.monotonic()
     failures = 0
     try:
         while not stop.is_set():
@@ -418,12 +409,6 @@ def run_indexer_loop(
                 if time.monotonic() - last_prune > prune_every:
                     prune_outbox()
                     last_prune = time.monotonic()
-                if time.monotonic() - last_rates > responsiveness_every:
-                    looked_at = timezone.now()
-                    refresh_response_rates(since=rates_since)
-                    # A little overlap: answers committed while looking are seen next time.
-                    rates_since = looked_at - timedelta(minutes=1)
-                    last_rates = time.monotonic()
             except IndexBusy:
                 report = ApplyReport()
             except Exception:

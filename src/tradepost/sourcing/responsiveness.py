@@ -9,11 +9,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db.models import IntegerField, Value
+from django.db import transaction
+from django.db.models import IntegerField, Q, Value
 from django.utils import timezone
 
 from tradepost.companies.models import Company
 from tradepost.messaging.models import Conversation
+from tradepost.search.outbox import OutboxKind, record_changes
+from tradepost.search.responsiveness import indexed_rates
 from tradepost.sourcing.models import Quotation
 
 _CONVERSATION = 0
@@ -144,3 +147,56 @@ def supplier_responsiveness(
     reply yet is not counted: the supplier still has time. A quotation always counts as an
     answer to its request, in time when sent within 24 hours of the request's posting."""
     return supplier_responsiveness_many([company.pk], days=days, now=now)[company.pk]
+
+
+# --- keeping the index's rates current ------------------------------------------------------
+#
+# A rate moves when buyers ask and suppliers answer, which writes no product or company, so
+# the worker looks every few minutes (`ops.periodic`) at the suppliers with new asks, answers
+# or quotations since its last look, measures them again, and records a company change (which
+# rebuilds the company's documents) for each one whose rate moved materially: by
+# `MATERIAL_CHANGE` or more, or from "nobody asked yet" to a number. Rates that drift only
+# because old asks leave the 90-day window are refreshed by the next change of the company or
+# the listing, or by `tradepost reindex` (run nightly).
+
+#: A change of the rate smaller than this (0-1) leaves the documents as they are.
+MATERIAL_CHANGE = 0.05
+
+
+def active_suppliers(*, since: datetime) -> set[int]:
+    """Companies asked, answering or quoting since `since`."""
+    ids = set(
+        Conversation.objects.filter(
+            Q(created_at__gte=since) | Q(supplier_first_reply_at__gte=since)
+        ).values_list("supplier_company_id", flat=True)
+    )
+    ids.update(
+        Quotation.objects.filter(created_at__gte=since).values_list("supplier_id", flat=True)
+    )
+    return {int(i) for i in ids if i is not None}
+
+
+def materially_different(current: float | None, indexed: float | None) -> bool:
+    if current is None or indexed is None:
+        return (current is None) != (indexed is None)
+    return abs(current - indexed) >= MATERIAL_CHANGE
+
+
+def refresh_indexed_rates(*, since: datetime) -> int:
+    """Record a company change for each supplier active since `since` whose response rate
+    moved materially from the one its documents hold; the number recorded."""
+    active = active_suppliers(since=since)
+    if not active:
+        return 0
+    held = indexed_rates(active)
+    measured = supplier_responsiveness_many(active)
+    changed = [
+        company_id
+        for company_id in sorted(active)
+        if company_id in held
+        and materially_different(measured[company_id].response_rate, held[company_id])
+    ]
+    if changed:
+        with transaction.atomic():
+            record_changes(kind=OutboxKind.COMPANY, object_ids=changed)
+    return len(changed)

@@ -152,13 +152,7 @@ def create_backup(
     vendor = connection.vendor
     if vendor not in DATABASE_MEMBERS:
         raise BackupError(f"Backups support SQLite and PostgreSQL, not {vendor}.")
-    target = Path(output) if output is not None else default_backup_path()
-    if target.exists() and target.is_dir():
-        raise BackupError(f"{target} is a folder; give a file name for the archive.")
-    if output is None:
-        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    elif not target.parent.is_dir():
-        raise BackupError(f"The folder {target.parent} does not exist.")
+    target = _archive_target(output)
     media_root = Path(settings.MEDIA_ROOT)
     # Partial files start with a dot and do not end in .tar.gz, so that a rotation script
     # matching tradepost-backup-*.tar.gz never picks one up.
@@ -175,23 +169,13 @@ def create_backup(
             else:
                 _dump_postgresql(connection.settings_dict, database_file)
             media_files = list(_media_files(media_root))
-            manifest = {
-                "format": FORMAT,
-                "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                "database": {
-                    "vendor": vendor,
-                    "member": database_file.name,
-                    "bytes": database_file.stat().st_size,
-                    "sha256": _sha256(database_file),
-                },
-                "migrations": applied_migrations(using=using),
-                "counts": data_counts(using=using),
-                "media": {
-                    "files": len(media_files),
-                    "bytes": sum(size for _path, size in media_files),
-                },
-                "secret_key": include_secret_key,
-            }
+            manifest = _manifest(
+                vendor=vendor,
+                database_file=database_file,
+                media_files=media_files,
+                include_secret_key=include_secret_key,
+                using=using,
+            )
             say(f"Writing the archive ({len(media_files):,} media files)...")
             with os.fdopen(descriptor, "wb") as raw:
                 descriptor = -1
@@ -221,6 +205,45 @@ def create_backup(
         size_bytes=target.stat().st_size,
         seconds=time.perf_counter() - started,
     )
+
+
+def _archive_target(output: Path | None) -> Path:
+    """Where the archive goes: `output`, or a dated name in the data folder's backups."""
+    target = Path(output) if output is not None else default_backup_path()
+    if target.exists() and target.is_dir():
+        raise BackupError(f"{target} is a folder; give a file name for the archive.")
+    if output is None:
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    elif not target.parent.is_dir():
+        raise BackupError(f"The folder {target.parent} does not exist.")
+    return target
+
+
+def _manifest(
+    *,
+    vendor: str,
+    database_file: Path,
+    media_files: list[tuple[Path, int]],
+    include_secret_key: bool,
+    using: str,
+) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "database": {
+            "vendor": vendor,
+            "member": database_file.name,
+            "bytes": database_file.stat().st_size,
+            "sha256": _sha256(database_file),
+        },
+        "migrations": applied_migrations(using=using),
+        "counts": data_counts(using=using),
+        "media": {
+            "files": len(media_files),
+            "bytes": sum(size for _path, size in media_files),
+        },
+        "secret_key": include_secret_key,
+    }
 
 
 def _dump_sqlite(connection: Any, destination: Path) -> None:

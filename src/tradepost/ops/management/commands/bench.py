@@ -111,24 +111,26 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         self.verbosity = options["verbosity"]
-        if options["target"] == "relevance":
-            self.relevance(options)
-            return
-        if options["target"] == "load":
-            self.load(options)
-            return
-        if options["target"] == "hydration":
-            self.hydration()
-            return
-        if options["target"] == "faults":
-            drill = bench_module("fault_drill")
-            drill.run(
-                home_root=Path(settings.HOME),
-                duration=options["duration"],
-                results_dir=options["results_dir"] or bench_module("load_bench").RESULTS,
-                log=self.say,
-            )
-            return
+        targets = {
+            "search": self.search,
+            "relevance": self.relevance,
+            "load": self.load,
+            "faults": self.faults,
+            "hydration": lambda _options: self.hydration(),
+        }
+        targets[options["target"]](options)
+
+    def faults(self, options: dict[str, Any]) -> None:
+        bench_module("fault_drill").run(
+            home_root=Path(settings.HOME),
+            duration=options["duration"],
+            results_dir=options["results_dir"] or bench_module("load_bench").RESULTS,
+            log=self.say,
+        )
+
+    def search(self, options: dict[str, Any]) -> None:
+        """Generate (or reuse) the catalogue, rebuild the index and the FTS5 baseline, time
+        the query set in-process and over HTTP, write the report."""
         bench = bench_module()
         workers = max(1, options["workers"] or default_workers())
         report: dict[str, Any] = {
@@ -140,56 +142,16 @@ class Command(BaseCommand):
         executor = MigrationExecutor(connection)
         if executor.migration_plan(executor.loader.graph.leaf_nodes()):
             call_command("migrate", verbosity=0)  # a fresh TRADEPOST_HOME
-        published = Product.objects.filter(status=ProductStatus.PUBLISHED)
-        existing = published.count()
-        if existing and not options["reuse"]:
-            raise CommandError(
-                f"The database already has {existing:,} published products: pass --reuse, or "
-                "point TRADEPOST_HOME at an empty folder."
-            )
-        if not existing:
-            self.say(f"Generating {options['products']:,} products…")
-            result = generate_catalogue(
-                products=options["products"],
-                companies=options["companies"],
-                seed=options["seed"],
-                outbox=False,
-                workers=workers,
-            )
-            report["generate"] = {
-                "products": result.products,
-                "companies": result.companies,
-                "seconds": round(result.seconds, 1),
-                "products_per_s": round(result.products_per_second, 1),
-            }
-            self.say(f"  {result.products_per_second:,.0f} products/s")
-        report["products"] = published.count()
-
-        if options["no_rebuild"]:
-            report["index"] = {"seconds": 0, "products_per_s": 0, "workers": 0}
-        else:
-            self.say("Rebuilding the index…")
-            started = time.perf_counter()
-            try:
-                rebuild_now(workers=workers)
-            except IndexBusy as exc:
-                raise CommandError("The index is held by another process.") from exc
-            seconds = time.perf_counter() - started
-            report["index"] = {
-                "seconds": round(seconds, 1),
-                "products_per_s": round(report["products"] / seconds, 1),
-                "workers": workers,
-            }
+        report.update(self._catalogue(options, workers))
+        report["index"] = self._index(options, workers, report["products"])
         report["index"]["size_mb"] = bench.directory_mb(index_dir())
         self.say(f"  {report['index']}")
-
         fts_path = None
         if not options["no_fts"]:
             fts_path = index_root() / "bench-fts5.sqlite3"
             self.say("Building the FTS5 baseline…")
             report["fts5"] = bench.build_fts(fts_path, workers=workers)
             self.say(f"  {report['fts5']}")
-
         queries = bench.load_queries(
             options["queries"] or bench.QUERIES_FILE, limit=options["per_class"]
         )
@@ -203,19 +165,67 @@ class Command(BaseCommand):
             for method, totals in results.totals.items()
         }
         if not options["no_http"]:
-            if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
-                report["http"] = {"error": "skipped: in-memory database"}
-            else:
-                self.say("HTTP load…")
-                report["http"] = bench.run_http(
-                    queries,
-                    home=Path(settings.HOME),
-                    clients=options["clients"],
-                    seconds=options["http_seconds"],
-                )
+            report["http"] = self._http(bench, queries, options)
         json_path, latest = bench.write_report(report, options["results_dir"] or bench.RESULTS_DIR)
         self.stdout.write(bench.markdown(report))
         self.stdout.write(f"Written {json_path} and {latest}")
+
+    def _catalogue(self, options: dict[str, Any], workers: int) -> dict[str, Any]:
+        """The published products to search: generated into an empty database, or those
+        already there with --reuse."""
+        published = Product.objects.filter(status=ProductStatus.PUBLISHED)
+        existing = published.count()
+        if existing and not options["reuse"]:
+            raise CommandError(
+                f"The database already has {existing:,} published products: pass --reuse, or "
+                "point TRADEPOST_HOME at an empty folder."
+            )
+        found: dict[str, Any] = {}
+        if not existing:
+            self.say(f"Generating {options['products']:,} products…")
+            result = generate_catalogue(
+                products=options["products"],
+                companies=options["companies"],
+                seed=options["seed"],
+                outbox=False,
+                workers=workers,
+            )
+            found["generate"] = {
+                "products": result.products,
+                "companies": result.companies,
+                "seconds": round(result.seconds, 1),
+                "products_per_s": round(result.products_per_second, 1),
+            }
+            self.say(f"  {result.products_per_second:,.0f} products/s")
+        found["products"] = published.count()
+        return found
+
+    def _index(self, options: dict[str, Any], workers: int, products: int) -> dict[str, Any]:
+        if options["no_rebuild"]:
+            return {"seconds": 0, "products_per_s": 0, "workers": 0}
+        self.say("Rebuilding the index…")
+        started = time.perf_counter()
+        try:
+            rebuild_now(workers=workers)
+        except IndexBusy as exc:
+            raise CommandError("The index is held by another process.") from exc
+        seconds = time.perf_counter() - started
+        return {
+            "seconds": round(seconds, 1),
+            "products_per_s": round(products / seconds, 1),
+            "workers": workers,
+        }
+
+    def _http(self, bench: Any, queries: Any, options: dict[str, Any]) -> dict[str, Any]:
+        if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
+            return {"error": "skipped: in-memory database"}
+        self.say("HTTP load…")
+        return bench.run_http(  # type: ignore[no-any-return]
+            queries,
+            home=Path(settings.HOME),
+            clients=options["clients"],
+            seconds=options["http_seconds"],
+        )
 
     def load(self, options: dict[str, Any]) -> None:
         bench = bench_module("load_bench")

@@ -8,10 +8,11 @@ from decimal import Decimal
 
 import pytest
 
-from tradepost.catalog.models import Incoterm, PaymentTerm, Unit
+from tradepost.catalog.models import PaymentTerm, Unit
 from tradepost.companies.models import BusinessType, EmployeeRange, Market
 from tradepost.core.countries import is_country
 from tradepost.core.currencies import is_currency
+from tradepost.core.incoterms import Incoterm
 from tradepost.demo.generator import (
     DEFAULT_COMPANIES,
     DEFAULT_PRODUCTS,

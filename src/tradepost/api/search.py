@@ -20,7 +20,6 @@ from ninja import Query, Router
 from pydantic import BaseModel
 
 from tradepost.api.problems import validation_problem
-from tradepost.catalog.models import Incoterm
 from tradepost.companies.models import BusinessType
 from tradepost.core.countries import COUNTRY_CODES
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
@@ -29,6 +28,7 @@ from tradepost.search import selectors as search
 
 router = Router(tags=["search"])
 
+from tradepost.core.incoterms import Incoterm
 #: Longer queries are cut to this many characters.
 MAX_QUERY_LENGTH = 200
 MAX_PER_PAGE = 50

@@ -9,9 +9,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tradepost.catalog.models import Category, Incoterm, PaymentTerm, Product, Unit
+from tradepost.catalog.models import Category, PaymentTerm, Product, Unit
 from tradepost.core.countries import country_choices
 from tradepost.core.currencies import currency_choices
+from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
 
 # "name: value", with an ASCII or a full-width colon.

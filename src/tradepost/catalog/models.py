@@ -83,20 +83,6 @@ class Unit(models.TextChoices):
     UNITS = "units", _("units")
 
 
-class Incoterm(models.TextChoices):
-    EXW = "EXW", "EXW"
-    FCA = "FCA", "FCA"
-    CPT = "CPT", "CPT"
-    CIP = "CIP", "CIP"
-    DAP = "DAP", "DAP"
-    DPU = "DPU", "DPU"
-    DDP = "DDP", "DDP"
-    FAS = "FAS", "FAS"
-    FOB = "FOB", "FOB"
-    CFR = "CFR", "CFR"
-    CIF = "CIF", "CIF"
-
-
 class PaymentTerm(models.TextChoices):
     TT = "tt", _("T/T (bank transfer)")
     LC = "lc", _("L/C (letter of credit)")

@@ -29,7 +29,6 @@ from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotF
 from tradepost.catalog.hs_codes import hs_code_error, normalise_hs_code
 from tradepost.catalog.models import (
     Category,
-    Incoterm,
     PaymentTerm,
     Product,
     ProductImage,
@@ -44,6 +43,7 @@ from tradepost.core.countries import is_country
 from tradepost.core.currencies import is_currency
 from tradepost.core.html import sanitize_html
 from tradepost.core.images import ImageRejected, process_image
+from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, UI_LANGUAGES
 from tradepost.search.outbox import OutboxKind, record_change, record_changes
 

@@ -17,10 +17,11 @@ from html import escape
 from babel import Locale
 from django.utils.text import slugify
 
-from tradepost.catalog.models import Incoterm, PaymentTerm, Unit
+from tradepost.catalog.models import PaymentTerm, Unit
 from tradepost.companies.models import BusinessType, EmployeeRange, Market
 from tradepost.core.countries import country_name
 from tradepost.core.currencies import is_currency
+from tradepost.core.incoterms import Incoterm
 from tradepost.demo.vocabulary import (
     CHINESE,
     LANGUAGES,

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 from django.db.models import Max
 from tantivy import FieldType, Occur, Query
 
-from tradepost.catalog.models import Product, ProductStatus
-from tradepost.companies.models import Company
-from tradepost.search.documents import open_request_versions
+from tradepost.search import sources
 from tradepost.search.index import (
     KIND_COMPANY,
     KIND_PRODUCT,
@@ -116,13 +114,7 @@ def check_index() -> CheckReport:
     indexed = indexed_versions(KIND_PRODUCT)
     report.indexed_products = len(indexed)
     seen: set[int] = set()
-    rows = (
-        Product.objects.filter(status=ProductStatus.PUBLISHED)
-        .order_by("id")
-        .values_list("id", "updated_at", "company__updated_at")
-        .iterator(chunk_size=5000)
-    )
-    for product_id, updated_at, company_updated_at in rows:
+    for product_id, updated_at, company_updated_at in sources.products().versions():
         report.published_products += 1
         seen.add(product_id)
         versions = indexed.get(product_id)
@@ -135,9 +127,7 @@ def check_index() -> CheckReport:
     indexed_companies = indexed_versions(KIND_COMPANY)
     report.indexed_companies = len(indexed_companies)
     seen = set()
-    for company_id, updated_at in (
-        Company.objects.order_by("id").values_list("id", "updated_at").iterator(chunk_size=5000)
-    ):
+    for company_id, updated_at in sources.companies().versions():
         report.companies += 1
         seen.add(company_id)
         versions = indexed_companies.get(company_id)
@@ -150,7 +140,7 @@ def check_index() -> CheckReport:
     indexed_requests = indexed_versions(KIND_REQUEST)
     report.indexed_requests = len(indexed_requests)
     seen = set()
-    for request_id, updated_at in open_request_versions():
+    for request_id, updated_at in sources.requests().versions():
         report.open_requests += 1
         seen.add(request_id)
         versions = indexed_requests.get(request_id)
@@ -160,14 +150,7 @@ def check_index() -> CheckReport:
             report.stale_requests.append(request_id)
     extra = set(indexed_requests) - seen
     if extra:
-        from tradepost.sourcing.models import BuyingRequest, RequestStatus
-
         # Open requests just past their deadline wait for the expiry job; not an error.
-        waiting = set(
-            BuyingRequest.objects.filter(id__in=extra, status=RequestStatus.OPEN).values_list(
-                "id", flat=True
-            )
-        )
-        extra -= waiting
+        extra -= sources.requests().awaiting_expiry(extra)
     report.extra_requests = sorted(extra)
     return report

@@ -1,10 +1,12 @@
-"""What the index holds about each product and company, read from the database in bulk.
+"""What the index holds about each product, company and buying request, as records.
 
-Both the outbox indexer and `tradepost reindex` read through these functions, so a document
-built by either is the same. Reads are plain SQL statements over a chunk of ids (no QuerySet
-compilation, no model instances), with each column's value converted the way Django would
-convert it; JSON columns are decoded through a memo, since attribute lists and Incoterms
-repeat across a catalogue, and so are descriptions' plain texts.
+The records are the search engine's own shapes; the domain apps read them from their tables
+and register how (`search.sources`, docs/adr/0019-search-sources.md): the engine imports no
+domain app. The helpers here are what those readers share: plain SQL statements over a chunk
+of ids (no QuerySet compilation, no model instances) with each column's value converted the
+way Django would convert it, and memos for the JSON columns and descriptions' plain texts,
+which repeat across a catalogue. The indexer, `tradepost reindex` and its check read through
+the functions at the end, so a document built by any of them is the same.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,17 +21,10 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Model, Q
+from django.db.models import Model
 
-from tradepost.catalog.models import (
-    Category,
-    Product,
-    ProductImage,
-    ProductStatus,
-    ProductTranslation,
-)
-from tradepost.companies.models import Company
 from tradepost.core.html import html_to_text
+from tradepost.search import sources
 
 #: The deepest category level the index keeps a filter field for (0 = top level).
 MAX_CATEGORY_DEPTH = 5
@@ -60,9 +54,7 @@ class CategoryTree:
 
     @classmethod
     def load(cls) -> CategoryTree:
-        rows = Category.objects.values_list(
-            "id", "parent_id", "depth", "path", "name_en", "name_zh_hans", "name_zh_hant"
-        )
+        rows = sources.products().categories()
         return cls(
             {
                 row[0]: CategoryInfo(
@@ -122,37 +114,20 @@ class ProductRecord:
     image_count: int = 0
 
 
-_PRODUCT_COLUMNS = (
-    "id",
-    "status",
-    "company_id",
-    "title",
-    "description",
-    "original_language",
-    "keywords",
-    "attributes",
-    "category_id",
-    "moq",
-    "price_min",
-    "price_max",
-    "currency",
-    "incoterms",
-    "lead_time_days",
-    "published_at",
-    "updated_at",
-)
-_COMPANY_COLUMNS = (
-    "id",
-    "legal_name",
-    "english_name",
-    "country",
-    "is_verified",
-    "business_types",
-    "main_products",
-    "description",
-    "original_language",
-    "updated_at",
-)
+@dataclass
+class RequestRecord:
+    """The public part of an open buying request (the buyer's identity is never indexed)."""
+
+    id: int
+    title: str
+    description: str
+    original_language: str
+    category_id: int
+    quantity: Decimal
+    destination_country: str
+    deadline: datetime
+    created_at: datetime
+    updated_at: datetime
 
 
 #: A tag without quoted attributes, and what sends a text down the full HTML parser.
@@ -211,9 +186,9 @@ def _decoded(raw: Any) -> Any:
     return raw
 
 
-_plain_text = _Memo(plain_text, 20_000)
-_attribute_texts = _Memo(lambda raw: attribute_texts(_decoded(raw)), 50_000)
-_string_list = _Memo(lambda raw: string_list(_decoded(raw)), 10_000)
+plain_text_memo = _Memo(plain_text, 20_000)
+attribute_texts_memo = _Memo(lambda raw: attribute_texts(_decoded(raw)), 50_000)
+string_list_memo = _Memo(lambda raw: string_list(_decoded(raw)), 10_000)
 
 
 def attribute_texts(raw: Any) -> list[str]:
@@ -249,12 +224,12 @@ def string_list(raw: Any) -> list[str]:
 # Plain SQL reads.
 
 #: Columns read raw (decoded through the memos above) rather than by Django's converters.
-_RAW_COLUMNS = frozenset({"attributes", "incoterms", "business_types"})
+RAW_COLUMNS = frozenset({"attributes", "incoterms", "business_types"})
 #: Ids per statement when reading by a list of ids (SQLite allows 999 parameters).
-_IDS_PER_STATEMENT = 900
+IDS_PER_STATEMENT = 900
 
 
-class _Select:
+class Select:
     """`SELECT <columns> FROM <table>` for a model, with the converters Django applies to
     each column's values (so rows come back as a QuerySet's `values()` would give them)."""
 
@@ -274,7 +249,7 @@ class _Select:
         for index, name in enumerate(self.names):
             model_field = self.model._meta.get_field(name)
             columns.append(f"{quote(table)}.{quote(str(model_field.column))}")  # type: ignore[union-attr]
-            if name in _RAW_COLUMNS:
+            if name in RAW_COLUMNS:
                 continue
             expression = model_field.get_col(table)  # type: ignore[union-attr]
             found = tuple(
@@ -308,339 +283,98 @@ class _Select:
         return out
 
 
-def _quote(model: type[Model], name: str) -> str:
+def sql_column(model: type[Model], name: str) -> str:
     db = router.db_for_read(model)
     quote = connections[db].ops.quote_name
     column = str(model._meta.get_field(name).column)  # type: ignore[union-attr]
     return f"{quote(model._meta.db_table)}.{quote(column)}"
 
 
-def _in(model: type[Model], name: str, count: int) -> str:
-    return f"{_quote(model, name)} IN ({', '.join(['%s'] * count)})"
+def sql_in(model: type[Model], name: str, count: int) -> str:
+    return f"{sql_column(model, name)} IN ({', '.join(['%s'] * count)})"
 
 
-_COMPANIES = _Select(Company, _COMPANY_COLUMNS)
-_PRODUCTS = _Select(Product, _PRODUCT_COLUMNS)
-_TRANSLATIONS = _Select(ProductTranslation, ("product_id", "language", "title", "description"))
-_IMAGES = _Select(ProductImage, ("product_id",))
-
-
-def _company_record(row: dict[str, Any]) -> CompanyRecord:
-    return CompanyRecord(
-        id=row["id"],
-        legal_name=row["legal_name"] or "",
-        english_name=row["english_name"] or "",
-        country=(row["country"] or "").upper(),
-        is_verified=bool(row["is_verified"]),
-        business_types=list(_string_list(row["business_types"])),
-        main_products=row["main_products"] or "",
-        description=_plain_text(row["description"] or ""),
-        original_language=row["original_language"] or "",
-        updated_at=row["updated_at"],
-    )
+# ---------------------------------------------------------------------------------------
+# What the indexer and the check read (through the registered sources).
 
 
 def load_companies(ids: Iterable[int]) -> dict[int, CompanyRecord]:
-    """Companies by id (all of them; a company is listed whatever its products' state)."""
-    ids = sorted(set(ids))
-    found: dict[int, CompanyRecord] = {}
-    for start in range(0, len(ids), _IDS_PER_STATEMENT):
-        chunk = ids[start : start + _IDS_PER_STATEMENT]
-        for row in _COMPANIES.rows(_in(Company, "id", len(chunk)), chunk):
-            found[row["id"]] = _company_record(row)
+    """Companies by id, with their response rates as suppliers."""
+    found = sources.companies().load(ids)
     _attach_response_rates(found)
     return found
 
 
-def _attach_response_rates(companies: dict[int, CompanyRecord]) -> None:
-    """Each company's response rate as a supplier (one query per chunk of companies)."""
-    from tradepost.sourcing.responsiveness import supplier_responsiveness_many
+def iter_companies(*, chunk_size: int = 2000) -> Iterator[list[CompanyRecord]]:
+    for chunk in sources.companies().chunks(chunk_size):
+        _attach_response_rates({record.id: record for record in chunk})
+        yield chunk
 
+
+def _attach_response_rates(companies: dict[int, CompanyRecord]) -> None:
     ids = list(companies)
-    for start in range(0, len(ids), _IDS_PER_STATEMENT):
-        chunk = ids[start : start + _IDS_PER_STATEMENT]
-        for company_id, measured in supplier_responsiveness_many(chunk).items():
+    for start in range(0, len(ids), IDS_PER_STATEMENT):
+        chunk = ids[start : start + IDS_PER_STATEMENT]
+        for company_id, rate in sources.response_rates(chunk).items():
             record = companies.get(company_id)
             if record is not None:
-                record.response_rate = measured.response_rate
-
-
-def _attach_details(products: dict[int, ProductRecord], where: str, params: list[Any]) -> None:
-    """Translations and picture counts of `products`, read with `where` over product ids."""
-    for row in _TRANSLATIONS.rows(
-        where.format(column=_quote(ProductTranslation, "product")), params
-    ):
-        record = products.get(row["product_id"])
-        if record is not None:
-            record.translations.append(
-                (row["language"], row["title"] or "", _plain_text(row["description"] or ""))
-            )
-    image_counts: dict[int, int] = defaultdict(int)
-    for row in _IMAGES.rows(where.format(column=_quote(ProductImage, "product")), params):
-        image_counts[row["product_id"]] += 1
-    for product_id, count in image_counts.items():
-        record = products.get(product_id)
-        if record is not None:
-            record.image_count = count
-
-
-def _product_records(
-    rows: list[dict[str, Any]], companies: dict[int, CompanyRecord]
-) -> dict[int, ProductRecord]:
-    records: dict[int, ProductRecord] = {}
-    for row in rows:
-        company = companies.get(row["company_id"])
-        if company is None:
-            continue
-        records[row["id"]] = ProductRecord(
-            id=row["id"],
-            company=company,
-            title=row["title"] or "",
-            description=_plain_text(row["description"] or ""),
-            original_language=row["original_language"] or "",
-            keywords=row["keywords"] or "",
-            attributes=_attribute_texts(row["attributes"]),
-            category_id=row["category_id"],
-            moq=row["moq"],
-            price_min=row["price_min"],
-            price_max=row["price_max"],
-            currency=(row["currency"] or "").upper(),
-            incoterms=[c.upper() for c in _string_list(row["incoterms"])],
-            lead_time_days=row["lead_time_days"],
-            published_at=row["published_at"],
-            updated_at=row["updated_at"],
-        )
-    return records
-
-
-def _published_rows(where: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-    """The published products among the rows `where` selects (by id). The status is
-    checked here rather than in SQL: with a condition on the status, SQLite's planner
-    (lacking statistics, as after a bulk load) walks the (status, published_at) index over
-    every published product instead of looking the ids up, once per chunk."""
-    return [
-        row for row in _PRODUCTS.rows(where, params) if row["status"] == ProductStatus.PUBLISHED
-    ]
+                record.response_rate = rate
 
 
 def load_published_products(ids: Iterable[int]) -> dict[int, ProductRecord]:
     """The published products among `ids`; the others (drafts, hidden, deleted, gone) are
     absent from the result, which tells the indexer to remove them."""
-    ids = sorted(set(ids))
-    found: dict[int, ProductRecord] = {}
-    for start in range(0, len(ids), _IDS_PER_STATEMENT):
-        chunk = ids[start : start + _IDS_PER_STATEMENT]
-        rows = _published_rows(_in(Product, "id", len(chunk)), chunk)
-        companies = load_companies(row["company_id"] for row in rows)
-        records = _product_records(rows, companies)
-        if records:
-            record_ids = list(records)
-            where = "{column} IN (" + ", ".join(["%s"] * len(record_ids)) + ")"
-            _attach_details(records, where, record_ids)
-        found.update(records)
-    return found
-
-
-def _load_range(
-    first_id: int, last_id: int, companies: dict[int, CompanyRecord]
-) -> list[ProductRecord]:
-    rows = _published_rows(
-        f"{_quote(Product, 'id')} BETWEEN %s AND %s ORDER BY {_quote(Product, 'id')}",
-        [first_id, last_id],
-    )
-    missing = {row["company_id"] for row in rows} - companies.keys()
-    if missing:
-        if len(companies) > 100_000:
-            companies.clear()
-            missing = {row["company_id"] for row in rows}
-        companies.update(load_companies(missing))
-    records = _product_records(rows, companies)
-    if records:
-        _attach_details(records, "{column} BETWEEN %s AND %s", [first_id, last_id])
-    return list(records.values())
-
-
-def published_product_id_ranges(*, chunk_size: int = 2000) -> list[tuple[int, int]]:
-    """(first id, last id) of consecutive runs of `chunk_size` published products."""
-    ranges: list[tuple[int, int]] = []
-    first = last = 0
-    count = 0
-    ids = (
-        Product.objects.filter(status=ProductStatus.PUBLISHED)
-        .order_by("id")
-        .values_list("id", flat=True)
-        .iterator(chunk_size=10_000)
-    )
-    for product_id in ids:
-        if count == 0:
-            first = product_id
-        last = product_id
-        count += 1
-        if count == chunk_size:
-            ranges.append((first, last))
-            count = 0
-    if count:
-        ranges.append((first, last))
-    return ranges
-
-
-def iter_published_products(*, chunk_size: int = 2000) -> Iterator[list[ProductRecord]]:
-    """Every published product, in id order, a chunk at a time."""
-    companies: dict[int, CompanyRecord] = {}
-    for first_id, last_id in published_product_id_ranges(chunk_size=chunk_size):
-        yield _load_range(first_id, last_id, companies)
-
-
-_range_companies: dict[int, CompanyRecord] = {}
+    return sources.products().load(ids)
 
 
 def load_published_product_range(first_id: int, last_id: int) -> list[ProductRecord]:
     """The published products with ids from `first_id` to `last_id` (companies are kept
     between calls in this process: a rebuild reads them once per analysis process)."""
-    return _load_range(first_id, last_id, _range_companies)
+    return sources.products().load_range(first_id, last_id)
 
 
 def forget_loaded_companies() -> None:
-    _range_companies.clear()
+    sources.products().forget()
 
 
-def iter_companies(*, chunk_size: int = 2000) -> Iterator[list[CompanyRecord]]:
-    last_id = 0
-    while True:
-        rows = list(
-            Company.objects.filter(id__gt=last_id)
-            .order_by("id")
-            .values(*_COMPANY_COLUMNS)[:chunk_size]
-        )
-        if not rows:
-            return
-        last_id = rows[-1]["id"]
-        records = {row["id"]: _company_record(row) for row in rows}
-        _attach_response_rates(records)
-        yield list(records.values())
+def published_product_id_ranges(*, chunk_size: int = 2000) -> list[tuple[int, int]]:
+    """(first id, last id) of consecutive runs of `chunk_size` published products."""
+    return sources.products().id_ranges(chunk_size)
+
+
+def iter_published_products(*, chunk_size: int = 2000) -> Iterator[list[ProductRecord]]:
+    """Every published product, in id order, a chunk at a time."""
+    source = sources.products()
+    source.forget()
+    for first_id, last_id in source.id_ranges(chunk_size):
+        yield source.load_range(first_id, last_id)
+    source.forget()
 
 
 def published_product_ids_of_companies(company_ids: Iterable[int]) -> list[int]:
-    return list(
-        Product.objects.filter(
-            company_id__in=list(company_ids), status=ProductStatus.PUBLISHED
-        ).values_list("id", flat=True)
-    )
+    return sources.products().of_companies(company_ids)
 
 
 def published_product_ids_in_categories(category_ids: Iterable[int]) -> list[int]:
     """Published products filed under any of the categories or their descendants."""
-    paths = list(Category.objects.filter(id__in=list(category_ids)).values_list("path", flat=True))
-    ids: set[int] = set()
-    for path in paths:
-        ids.update(
-            Product.objects.filter(status=ProductStatus.PUBLISHED)
-            .filter(Q(category__path=path) | Q(category__path__startswith=f"{path}."))
-            .values_list("id", flat=True)
-        )
-    return sorted(ids)
-
-
-# ---------------------------------------------------------------------------------------
-# Buying requests.
-
-
-@dataclass
-class RequestRecord:
-    """The public part of an open buying request (the buyer's identity is never indexed)."""
-
-    id: int
-    title: str
-    description: str
-    original_language: str
-    category_id: int
-    quantity: Decimal
-    destination_country: str
-    deadline: datetime
-    created_at: datetime
-    updated_at: datetime
-
-
-_REQUEST_COLUMNS = (
-    "id",
-    "title",
-    "description",
-    "original_language",
-    "category_id",
-    "quantity",
-    "destination_country",
-    "deadline",
-    "created_at",
-    "updated_at",
-)
-
-
-def _open_requests() -> Any:
-    from django.utils import timezone
-
-    from tradepost.sourcing.models import BuyingRequest, RequestStatus
-
-    return BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__gt=timezone.now())
-
-
-def _request_record(row: dict[str, Any]) -> RequestRecord:
-    return RequestRecord(
-        id=row["id"],
-        title=row["title"] or "",
-        description=_plain_text(row["description"] or ""),
-        original_language=row["original_language"] or "",
-        category_id=row["category_id"],
-        quantity=row["quantity"],
-        destination_country=(row["destination_country"] or "").upper(),
-        deadline=row["deadline"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-    )
+    return sources.products().in_categories(category_ids)
 
 
 def load_open_requests(ids: Iterable[int]) -> dict[int, RequestRecord]:
-    """The searchable requests among `ids` (open, deadline ahead); the others (closed,
-    awarded, expired, past their deadline, deleted) are absent, so the indexer removes them."""
-    ids = sorted(set(ids))
-    found: dict[int, RequestRecord] = {}
-    for start in range(0, len(ids), _IDS_PER_STATEMENT):
-        chunk = ids[start : start + _IDS_PER_STATEMENT]
-        for row in _open_requests().filter(id__in=chunk).values(*_REQUEST_COLUMNS):
-            found[row["id"]] = _request_record(row)
-    return found
+    """The searchable requests among `ids` (open, deadline ahead); the others are absent."""
+    return sources.requests().load(ids)
 
 
 def iter_open_requests(*, chunk_size: int = 2000) -> Iterator[list[RequestRecord]]:
-    last_id = 0
-    while True:
-        rows = list(
-            _open_requests()
-            .filter(id__gt=last_id)
-            .order_by("id")
-            .values(*_REQUEST_COLUMNS)[:chunk_size]
-        )
-        if not rows:
-            return
-        last_id = rows[-1]["id"]
-        yield [_request_record(row) for row in rows]
+    return sources.requests().chunks(chunk_size)
 
 
 def open_request_versions() -> Iterator[tuple[int, datetime]]:
     """(id, updated_at) of every searchable request, for `reindex --check`."""
-    yield from (
-        _open_requests().order_by("id").values_list("id", "updated_at").iterator(chunk_size=5000)
-    )
+    return sources.requests().versions()
 
 
 def open_request_ids_in_categories(category_ids: Iterable[int]) -> list[int]:
     """Searchable requests filed under any of the categories or their descendants (a
     renamed category changes the names their documents hold)."""
-    paths = list(Category.objects.filter(id__in=list(category_ids)).values_list("path", flat=True))
-    ids: set[int] = set()
-    for path in paths:
-        ids.update(
-            _open_requests()
-            .filter(Q(category__path=path) | Q(category__path__startswith=f"{path}."))
-            .values_list("id", flat=True)
-        )
-    return sorted(ids)
+    return sources.requests().in_categories(category_ids)

@@ -20,7 +20,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from tradepost.catalog.models import Incoterm
+from tradepost.core.incoterms import Incoterm
 
 #: "MOQ at most N" choices; "lead time at most N days" choices; USD price bands.
 MOQ_LIMITS = (1, 10, 100, 500, 1000, 5000)

@@ -29,14 +29,11 @@ from django.utils.translation import ngettext
 from tantivy import FieldType, Occur, Order, Query, Searcher
 
 from tradepost.catalog.hydration import load_products, product_card
-from tradepost.catalog.models import (
-    Incoterm,
-    Product,
-    ProductStatus,
-)
+from tradepost.catalog.models import Product, ProductStatus
 from tradepost.catalog.selectors import ProductCard
 from tradepost.companies.models import BusinessType, Company
 from tradepost.core.countries import COUNTRY_CODES, country_name
+from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import (
     LISTING_LANGUAGE_CODES,
     LISTING_LANGUAGES,

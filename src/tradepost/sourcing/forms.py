@@ -7,11 +7,12 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tradepost.catalog.forms import category_choices
-from tradepost.catalog.models import Incoterm, PaymentTerm, Unit
+from tradepost.catalog.forms import category_choices, plain_number
+from tradepost.catalog.models import PaymentTerm, Unit
 from tradepost.core.countries import country_choices
 from tradepost.core.currencies import currency_choices
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
+from tradepost.core.incoterms import Incoterm
 
 
 def _blank(label: Any) -> list[tuple[str, Any]]:

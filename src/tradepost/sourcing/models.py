@@ -7,9 +7,11 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from tradepost.catalog.models import Category, Incoterm, Unit
+from tradepost.catalog.models import Category, Unit
 from tradepost.companies.models import Company
 
+from tradepost.core.incoterms import Incoterm
+from tradepost.messaging.models import Conversation
 
 class RequestStatus(models.TextChoices):
     OPEN = "open", _("Open")

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.selectors import user_can_publish
-from tradepost.catalog.models import Category, Incoterm, PaymentTerm, Unit
+from tradepost.catalog.models import Category, PaymentTerm, Unit
 from tradepost.companies.models import Company, Membership
 from tradepost.companies.selectors import acting_company
 from tradepost.core.cleaning import decimal_or_none, one_line, text_or_none
@@ -34,6 +34,7 @@ from tradepost.core.countries import is_country
 from tradepost.core.currencies import is_currency
 from tradepost.core.html import sanitize_html
 from tradepost.core.images import ImageRejected, process_image
+from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
 from tradepost.messaging.models import Conversation
 from tradepost.messaging.services import inquiry_send, message_send

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from tqdm import tqdm
 
-from tradepost.catalog.models import Product, ProductStatus
+from tradepost.search import sources
 from tradepost.search.check import check_index
 from tradepost.search.index import IndexBusy, index_dir
 from tradepost.search.indexer import rebuild_now
@@ -45,7 +45,7 @@ class Command(BaseCommand):
         if options["check"]:
             self._check()
             return
-        total = Product.objects.filter(status=ProductStatus.PUBLISHED).count()
+        total = sources.products().count()
         started = time.perf_counter()
         bar = tqdm(
             total=total,

@@ -1,0 +1,77 @@
+"""The companies' records for the search index (`search.sources`): every company is
+searchable, whatever its products' state. Registered in `CompaniesConfig.ready`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from typing import Any
+
+from tradepost.companies.models import Company
+from tradepost.search.documents import (
+    IDS_PER_STATEMENT,
+    CompanyRecord,
+    Select,
+    plain_text_memo,
+    sql_in,
+    string_list_memo,
+)
+from tradepost.search.sources import CompanySource
+
+COLUMNS = (
+    "id",
+    "legal_name",
+    "english_name",
+    "country",
+    "is_verified",
+    "business_types",
+    "main_products",
+    "description",
+    "original_language",
+    "updated_at",
+)
+_COMPANIES = Select(Company, COLUMNS)
+
+
+def company_record(row: dict[str, Any]) -> CompanyRecord:
+    return CompanyRecord(
+        id=row["id"],
+        legal_name=row["legal_name"] or "",
+        english_name=row["english_name"] or "",
+        country=(row["country"] or "").upper(),
+        is_verified=bool(row["is_verified"]),
+        business_types=list(string_list_memo(row["business_types"])),
+        main_products=row["main_products"] or "",
+        description=plain_text_memo(row["description"] or ""),
+        original_language=row["original_language"] or "",
+        updated_at=row["updated_at"],
+    )
+
+
+def load_companies(ids: Iterable[int]) -> dict[int, CompanyRecord]:
+    ids = sorted(set(ids))
+    found: dict[int, CompanyRecord] = {}
+    for start in range(0, len(ids), IDS_PER_STATEMENT):
+        chunk = ids[start : start + IDS_PER_STATEMENT]
+        for row in _COMPANIES.rows(sql_in(Company, "id", len(chunk)), chunk):
+            found[row["id"]] = company_record(row)
+    return found
+
+
+def company_chunks(chunk_size: int) -> Iterator[list[CompanyRecord]]:
+    last_id = 0
+    while True:
+        rows = list(
+            Company.objects.filter(id__gt=last_id).order_by("id").values(*COLUMNS)[:chunk_size]
+        )
+        if not rows:
+            return
+        last_id = rows[-1]["id"]
+        yield [company_record(row) for row in rows]
+
+
+def company_versions() -> Iterator[tuple[int, datetime]]:
+    yield from Company.objects.order_by("id").values_list("id", "updated_at").iterator(5000)
+
+
+SOURCE = CompanySource(load=load_companies, chunks=company_chunks, versions=company_versions)

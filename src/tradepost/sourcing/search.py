@@ -1,0 +1,123 @@
+"""The open buying requests' records for the search index (`search.sources`; the buyer's
+identity is never indexed), and the suppliers' response rates the product and company
+documents carry (ADR 0007). Registered in `SourcingConfig.ready`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from tradepost.catalog.models import Category
+from tradepost.search.documents import IDS_PER_STATEMENT, RequestRecord, plain_text_memo
+from tradepost.search.sources import RequestSource
+from tradepost.sourcing.models import BuyingRequest, RequestStatus
+from tradepost.sourcing.responsiveness import supplier_responsiveness_many
+
+_REQUEST_COLUMNS = (
+    "id",
+    "title",
+    "description",
+    "original_language",
+    "category_id",
+    "quantity",
+    "destination_country",
+    "deadline",
+    "created_at",
+    "updated_at",
+)
+
+
+def _open_requests() -> Any:
+    return BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__gt=timezone.now())
+
+
+def _request_record(row: dict[str, Any]) -> RequestRecord:
+    return RequestRecord(
+        id=row["id"],
+        title=row["title"] or "",
+        description=plain_text_memo(row["description"] or ""),
+        original_language=row["original_language"] or "",
+        category_id=row["category_id"],
+        quantity=row["quantity"],
+        destination_country=(row["destination_country"] or "").upper(),
+        deadline=row["deadline"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def load_open_requests(ids: Iterable[int]) -> dict[int, RequestRecord]:
+    """The searchable requests among `ids` (open, deadline ahead); the others (closed,
+    awarded, expired, past their deadline, deleted) are absent, so the indexer removes them."""
+    ids = sorted(set(ids))
+    found: dict[int, RequestRecord] = {}
+    for start in range(0, len(ids), IDS_PER_STATEMENT):
+        chunk = ids[start : start + IDS_PER_STATEMENT]
+        for row in _open_requests().filter(id__in=chunk).values(*_REQUEST_COLUMNS):
+            found[row["id"]] = _request_record(row)
+    return found
+
+
+def open_request_chunks(chunk_size: int) -> Iterator[list[RequestRecord]]:
+    last_id = 0
+    while True:
+        rows = list(
+            _open_requests()
+            .filter(id__gt=last_id)
+            .order_by("id")
+            .values(*_REQUEST_COLUMNS)[:chunk_size]
+        )
+        if not rows:
+            return
+        last_id = rows[-1]["id"]
+        yield [_request_record(row) for row in rows]
+
+
+def open_request_versions() -> Iterator[tuple[int, datetime]]:
+    """(id, updated_at) of every searchable request, for `reindex --check`."""
+    yield from (
+        _open_requests().order_by("id").values_list("id", "updated_at").iterator(chunk_size=5000)
+    )
+
+
+def open_request_ids_in_categories(category_ids: Iterable[int]) -> list[int]:
+    """Searchable requests filed under any of the categories or their descendants (a
+    renamed category changes the names their documents hold)."""
+    paths = list(Category.objects.filter(id__in=list(category_ids)).values_list("path", flat=True))
+    ids: set[int] = set()
+    for path in paths:
+        ids.update(
+            _open_requests()
+            .filter(Q(category__path=path) | Q(category__path__startswith=f"{path}."))
+            .values_list("id", flat=True)
+        )
+    return sorted(ids)
+
+
+def requests_awaiting_expiry(ids: Iterable[int]) -> set[int]:
+    """Requests still open though past their deadline: they wait for the expiry job."""
+    return set(
+        BuyingRequest.objects.filter(id__in=list(ids), status=RequestStatus.OPEN).values_list(
+            "id", flat=True
+        )
+    )
+
+
+def response_rates(company_ids: list[int]) -> dict[int, float | None]:
+    return {
+        company_id: measured.response_rate
+        for company_id, measured in supplier_responsiveness_many(company_ids).items()
+    }
+
+
+SOURCE = RequestSource(
+    load=load_open_requests,
+    chunks=open_request_chunks,
+    versions=open_request_versions,
+    in_categories=open_request_ids_in_categories,
+    awaiting_expiry=requests_awaiting_expiry,
+)

@@ -97,36 +97,38 @@ def test_access_product(cast, role):
     product, image = _product_with_image(cast)
     actor = cast.actor(role)
     if role in ALLOWED_ROLES:
-        assert access_product(actor, product.pk) == product
-        assert access_product_image(actor, product.pk, image.pk) == image
+        assert access_product(user=actor, product_id=product.pk) == product
+        assert access_product_image(user=actor, product_id=product.pk, image_id=image.pk) == image
         assert can_manage_products(actor, cast.company)
     else:
         with pytest.raises(ProductNotFound):
-            access_product(actor, product.pk)
+            access_product(user=actor, product_id=product.pk)
         with pytest.raises(ProductNotFound):
-            access_product_image(actor, product.pk, image.pk)
+            access_product_image(user=actor, product_id=product.pk, image_id=image.pk)
         assert not can_manage_products(actor, cast.company)
 
 
 @pytest.mark.parametrize("bad_id", [None, "", "abc", -1, 0, 2**64, "1; DROP TABLE"])
 def test_access_product_with_nonsense_ids_is_not_found(cast, bad_id):
     with pytest.raises(ProductNotFound):
-        access_product(cast.actor("owner"), bad_id)
+        access_product(user=cast.actor("owner"), product_id=bad_id)
 
 
 def test_deleted_products_are_not_found(cast):
     product = make_product(company=cast.company, status=ProductStatus.DELETED)
     with pytest.raises(ProductNotFound):
-        access_product(cast.actor("owner"), product.pk)
+        access_product(user=cast.actor("owner"), product_id=product.pk)
     with pytest.raises(ProductNotFound):
-        access_product(cast.actor("operator"), product.pk)
+        access_product(user=cast.actor("operator"), product_id=product.pk)
 
 
 def test_image_of_another_product_is_not_found(cast):
     product, _image = _product_with_image(cast)
     _other, other_image = _product_with_image(cast)
     with pytest.raises(ProductNotFound):
-        access_product_image(cast.actor("owner"), product.pk, other_image.pk)
+        access_product_image(
+            user=cast.actor("owner"), product_id=product.pk, image_id=other_image.pk
+        )
 
 
 def test_inactive_member_manages_nothing(cast):

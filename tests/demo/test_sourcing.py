@@ -111,10 +111,12 @@ def test_demo_has_open_awarded_and_expired_requests_with_quotations(loaded):
 
 
 def test_demo_conversations_are_linked_to_requests_and_answered(loaded):
-    conversations = list(Conversation.objects.prefetch_related("messages"))
+    conversations = list(
+        Conversation.objects.select_related("request_link__request").prefetch_related("messages")
+    )
     assert len(conversations) >= 3
     for conversation in conversations:
-        request = BuyingRequest.objects.get(pk=conversation.buying_request_id)
+        request = conversation.request_link.request
         assert conversation.buyer_company_id == request.buyer_id
         assert request.quotations.filter(supplier_id=conversation.supplier_company_id).exists()
         messages = list(conversation.messages.all())
@@ -140,7 +142,7 @@ def test_demo_logins_see_requests_quotations_and_a_conversation(loaded):
     compare = buyer_client.get(_url("sourcing:compare", pk=open_request.pk))
     assert compare.status_code == 200
     assert "Ask a question" in compare.text
-    conversation = Conversation.objects.get(buying_request_id=open_request.pk)
+    conversation = Conversation.objects.get(request_link__request=open_request)
     assert buyer_client.get(_url("messaging:inbox")).status_code == 200
     assert (
         supplier_client.get(_url("messaging:detail", conversation_id=conversation.pk)).status_code

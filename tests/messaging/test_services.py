@@ -17,6 +17,7 @@ from tradepost.messaging.errors import (
 from tradepost.messaging.models import MESSAGE_MAX_LENGTH, Conversation, Message
 from tradepost.notify.models import Notification, NotificationKind
 from tradepost.sourcing.responsiveness import supplier_responsiveness
+from tradepost.sourcing.selectors import request_id_of_conversation
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def test_inquiry_opens_a_conversation_between_the_two_companies():
     assert conversation.subject == "Vacuum flask 500ml"
     assert conversation.quantity == Decimal("1000")
     assert conversation.unit == "pieces"
-    assert conversation.buying_request_id is None
+    assert request_id_of_conversation(conversation_id=conversation.pk) is None
     (message,) = conversation.messages.all()
     assert message.sender_company == p.buyer_company
     assert message.body == "Price for 1000 pieces?"

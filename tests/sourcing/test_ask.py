@@ -51,7 +51,7 @@ def test_question_opens_a_conversation_linked_to_the_request(deal):
         actor=deal["buyer"], quotation=deal["quotation"], message="Can you print our logo?"
     )
     conversation.refresh_from_db()
-    assert conversation.buying_request_id == deal["request"].pk
+    assert conversation.request_link.request_id == deal["request"].pk
     assert conversation.buyer_company_id == deal["buyer_company"].pk
     assert conversation.supplier_company_id == deal["supplier_company"].pk
     assert conversation.subject == "Vacuum flasks 500 ml"
@@ -163,7 +163,7 @@ def test_asking_through_the_page_goes_to_the_conversation(client, deal):
     conversation = Conversation.objects.get()
     assert response.status_code == 302
     assert response["Location"] == _url("messaging:detail", conversation_id=conversation.pk)
-    assert conversation.buying_request_id == deal["request"].pk
+    assert conversation.request_link.request_id == deal["request"].pk
     page = client.get(response["Location"])
     assert _url("sourcing:request_detail", pk=deal["request"].pk) in page.content.decode()
 

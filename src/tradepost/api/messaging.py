@@ -11,18 +11,18 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.core.paginator import Paginator
 from django.http import FileResponse, HttpRequest
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from ninja import File, Form, Query, Router, Schema, Status
+from ninja import File, Form, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
 from tradepost.accounts.models import User
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody, JsonDecimal
+from tradepost.api.pagination import Page, Rows, paged
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.catalog.company_selectors import public_companies
 from tradepost.catalog.selectors import MAX_ID, get_published_product
@@ -39,11 +39,11 @@ from tradepost.messaging.models import Conversation, Message
 from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
 from tradepost.notify.models import Notification
+from tradepost.sourcing import selectors as sourcing_selectors
 
 router = Router(auth=API_AUTH, tags=["conversations"])
 notifications_router = Router(auth=API_AUTH, tags=["notifications"])
 
-MAX_PAGE_SIZE = 100
 _FORBIDDEN = {
     MessagingErrorCode.NO_COMPANY,
     MessagingErrorCode.OWN_COMPANY,
@@ -71,12 +71,6 @@ class ConversationOut(Schema):
     created_at: datetime
     last_message_at: datetime
     unread: int = Field(description="Messages from the other side your company has not read")
-
-
-class ConversationPage(Schema):
-    count: int
-    page: int
-    items: list[ConversationOut]
 
 
 class AttachmentOut(Schema):
@@ -119,20 +113,12 @@ class NotificationOut(Schema):
     created_at: datetime
 
 
-class NotificationPage(Schema):
-    count: int
-    unread: int
-    page: int
-    items: list[NotificationOut]
+class NotificationPage(Page):
+    unread: int = Field(description="Your unread notifications")
 
 
 class MarkRead(JsonBody):
     ids: list[int] | None = Field(None, description="Leave out to mark every notification read")
-
-
-class Paging(Schema):
-    page: int = Field(1, ge=1, le=100_000)
-    page_size: int = Field(30, ge=1, le=MAX_PAGE_SIZE)
 
 
 # --- helpers --------------------------------------------------------------------------------
@@ -154,7 +140,9 @@ def _company(company: Company, language: str) -> dict[str, Any]:
     return {"id": company.pk, "name": company.name_for(language)}
 
 
-def _conversation_out(conversation: Conversation, *, unread: int) -> dict[str, Any]:
+def _conversation_out(
+    conversation: Conversation, *, unread: int, buying_request_id: int | None
+) -> dict[str, Any]:
     language = get_language() or "en"
     return {
         "id": conversation.pk,
@@ -162,7 +150,7 @@ def _conversation_out(conversation: Conversation, *, unread: int) -> dict[str, A
         "buyer_company": _company(conversation.buyer_company, language),
         "supplier_company": _company(conversation.supplier_company, language),
         "product_id": conversation.product_id,
-        "buying_request_id": conversation.buying_request_id,
+        "buying_request_id": buying_request_id,
         "quantity": conversation.quantity,
         "unit": conversation.unit,
         "created_at": conversation.created_at,
@@ -205,7 +193,7 @@ def _user(request: HttpRequest) -> User:
 
 def _access(request: HttpRequest, conversation_id: str) -> Conversation:
     try:
-        return selectors.access_conversation(request.user, conversation_id)
+        return selectors.access_conversation(user=request.user, conversation_id=conversation_id)
     except ConversationNotFound as error:
         raise not_found(error.message) from None
 
@@ -227,15 +215,15 @@ def _positive_id(value: int | None) -> int | None:
 # --- conversations --------------------------------------------------------------------------
 
 
-@router.get("", response=ConversationPage, summary="Your company's conversations")
-def list_conversations(request: HttpRequest, paging: Query[Paging]):
-    paginator = Paginator(selectors.inbox(user=request.user), paging.page_size)
-    page = paginator.get_page(paging.page)
-    return {
-        "count": paginator.count,
-        "page": page.number,
-        "items": [_conversation_out(c, unread=getattr(c, "unread", 0)) for c in page.object_list],
-    }
+@router.get("", response=list[ConversationOut], summary="Your company's conversations")
+@paged()
+def list_conversations(request: HttpRequest) -> Rows:
+    return Rows(
+        sourcing_selectors.with_request_ids(conversations=selectors.inbox(user=request.user)),
+        render=lambda c: _conversation_out(
+            c, unread=getattr(c, "unread", 0), buying_request_id=c.buying_request_id
+        ),
+    )
 
 
 @router.post(
@@ -269,22 +257,29 @@ def create_inquiry(request: HttpRequest, payload: InquiryIn):
         )
     except MessagingError as error:
         raise _problem(error) from None
-    conversation = selectors.access_conversation(request.user, conversation.pk)
-    return Status(201, _conversation_out(conversation, unread=0))
+    conversation = selectors.access_conversation(user=request.user, conversation_id=conversation.pk)
+    return Status(201, _conversation_out(conversation, unread=0, buying_request_id=None))
 
 
 @router.get("/{conversation_id}", response=ConversationOut, summary="One conversation")
 def get_conversation(request: HttpRequest, conversation_id: str):
     conversation = _access(request, conversation_id)
-    return _conversation_out(conversation, unread=_unread(request, conversation))
+    return _conversation_out(
+        conversation,
+        unread=_unread(request, conversation),
+        buying_request_id=sourcing_selectors.request_id_of_conversation(
+            conversation_id=conversation.pk
+        ),
+    )
 
 
 @router.get(
     "/{conversation_id}/messages", response=list[MessageOut], summary="Messages, oldest first"
 )
-def list_messages(request: HttpRequest, conversation_id: str):
+@paged()
+def list_messages(request: HttpRequest, conversation_id: str) -> Rows:
     conversation = _access(request, conversation_id)
-    return [_message_out(m) for m in selectors.conversation_messages(conversation)]
+    return Rows(selectors.conversation_messages(conversation), render=_message_out)
 
 
 @router.post(
@@ -330,9 +325,10 @@ def send_message_with_files(
     summary="Download an attachment",
 )
 def get_attachment(request: HttpRequest, conversation_id: str, attachment_id: str):
-    conversation = _access(request, conversation_id)
     try:
-        item = selectors.conversation_attachment(conversation, attachment_id)
+        item = selectors.access_conversation_attachment(
+            user=request.user, conversation_id=conversation_id, attachment_id=attachment_id
+        )
     except ConversationNotFound as error:
         raise not_found(error.message) from None
     response = FileResponse(
@@ -366,17 +362,15 @@ def _notification_out(notification: Notification, language: str) -> dict[str, An
     }
 
 
-@notifications_router.get("", response=NotificationPage, summary="Your notifications")
-def list_notifications(request: HttpRequest, paging: Query[Paging]):
-    paginator = Paginator(notify_selectors.notifications_for(user=request.user), paging.page_size)
-    page = paginator.get_page(paging.page)
+@notifications_router.get("", response=list[NotificationOut], summary="Your notifications")
+@paged(output=NotificationPage)
+def list_notifications(request: HttpRequest) -> Rows:
     language = get_language() or "en"
-    return {
-        "count": paginator.count,
-        "unread": notify_selectors.unread_notification_count(user=request.user),
-        "page": page.number,
-        "items": [_notification_out(n, language) for n in page.object_list],
-    }
+    return Rows(
+        notify_selectors.notifications_for(user=request.user),
+        render=lambda n: _notification_out(n, language),
+        extra={"unread": notify_selectors.unread_notification_count(user=request.user)},
+    )
 
 
 @notifications_router.post(

@@ -19,6 +19,7 @@ from pydantic import Field
 
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody, JsonDecimal
+from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError, ProductErrorCode
@@ -31,9 +32,6 @@ from tradepost.catalog.permissions import (
 from tradepost.companies.models import Company
 
 router = Router(auth=API_AUTH, tags=["my products"])
-
-MAX_PAGE_SIZE = 100
-
 
 # --- schemas ---------------------------------------------------------------------------------
 
@@ -128,19 +126,8 @@ class ProductOut(Schema):
     translations: list[TranslationOut]
 
 
-class ProductPage(Schema):
-    count: int
-    page: int
-    page_size: int
-    next_page: int | None
-    previous_page: int | None
-    items: list[ProductOut]
-
-
 class ProductListQuery(Schema):
     status: Literal["draft", "published", "hidden"] | None = None
-    page: int = Field(1, ge=1, le=1_000_000)
-    page_size: int = Field(20, ge=1, le=MAX_PAGE_SIZE)
     company_id: int | None = Field(None, description="Operators only")
 
 
@@ -219,21 +206,12 @@ def _reload(product_id: int) -> Product:
 # --- endpoints -------------------------------------------------------------------------------
 
 
-@router.get("", response=ProductPage, summary="List my company's products")
-def list_products(request: HttpRequest, query: Query[ProductListQuery]) -> dict[str, Any]:
+@router.get("", response=list[ProductOut], summary="List my company's products")
+@paged()
+def list_products(request: HttpRequest, query: Query[ProductListQuery]) -> Rows:
     company = _company(request.auth, query.company_id)  # type: ignore[attr-defined]
     products = managed_products(company, status=query.status).prefetch_related("translations")
-    count = products.count()
-    start = (query.page - 1) * query.page_size
-    items = list(products[start : start + query.page_size])
-    return {
-        "count": count,
-        "page": query.page,
-        "page_size": query.page_size,
-        "next_page": query.page + 1 if start + query.page_size < count else None,
-        "previous_page": query.page - 1 if query.page > 1 else None,
-        "items": [_product_out(request, product) for product in items],
-    }
+    return Rows(products, render=lambda product: _product_out(request, product))
 
 
 @router.post("", response={201: ProductOut}, summary="Create a draft product")
@@ -250,14 +228,14 @@ def create_product(request: HttpRequest, payload: ProductCreate) -> Status[dict[
 
 @router.get("/{int:product_id}", response=ProductOut, summary="One of my company's products")
 def get_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
-    product = access_product(request.auth, product_id)  # type: ignore[attr-defined]
+    product = access_product(user=request.auth, product_id=product_id)  # type: ignore[attr-defined]
     return _product_out(request, _reload(product.pk))
 
 
 @router.patch("/{int:product_id}", response=ProductOut, summary="Change a product")
 def update_product(request: HttpRequest, product_id: int, payload: ProductWrite) -> dict[str, Any]:
     user = request.auth  # type: ignore[attr-defined]
-    product = access_product(user, product_id)
+    product = access_product(user=user, product_id=product_id)
     try:
         product = services.product_update(
             actor=user, product=product, **payload.model_dump(exclude_unset=True)
@@ -270,7 +248,7 @@ def update_product(request: HttpRequest, product_id: int, payload: ProductWrite)
 @router.delete("/{int:product_id}", response={204: None}, summary="Delete a product")
 def delete_product(request: HttpRequest, product_id: int) -> Status[None]:
     user = request.auth  # type: ignore[attr-defined]
-    product = access_product(user, product_id)
+    product = access_product(user=user, product_id=product_id)
     try:
         services.product_delete(actor=user, product=product)
     except ProductError as error:
@@ -281,7 +259,7 @@ def delete_product(request: HttpRequest, product_id: int) -> Status[None]:
 @router.post("/{int:product_id}/publish", response=ProductOut, summary="Publish a product")
 def publish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
     user = request.auth  # type: ignore[attr-defined]
-    product = access_product(user, product_id)
+    product = access_product(user=user, product_id=product_id)
     try:
         product = services.product_publish(actor=user, product=product)
     except ProductError as error:
@@ -294,7 +272,7 @@ def publish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
 )
 def unpublish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
     user = request.auth  # type: ignore[attr-defined]
-    product = access_product(user, product_id)
+    product = access_product(user=user, product_id=product_id)
     try:
         product = services.product_unpublish(actor=user, product=product)
     except ProductError as error:
@@ -309,7 +287,7 @@ def add_image(
     request: HttpRequest, product_id: int, image: File[UploadedFile]
 ) -> Status[dict[str, Any]]:
     user = request.auth  # type: ignore[attr-defined]
-    product = access_product(user, product_id)
+    product = access_product(user=user, product_id=product_id)
     try:
         added = services.product_image_add(actor=user, product=product, upload=image)
     except ProductError as error:
@@ -322,7 +300,7 @@ def reorder_images(
     request: HttpRequest, product_id: int, payload: ImageOrder
 ) -> list[dict[str, Any]]:
     user = request.auth  # type: ignore[attr-defined]
-    product = access_product(user, product_id)
+    product = access_product(user=user, product_id=product_id)
     try:
         services.product_image_reorder(actor=user, product=product, image_ids=payload.image_ids)
     except ProductError as error:
@@ -335,7 +313,7 @@ def reorder_images(
 )
 def remove_image(request: HttpRequest, product_id: int, image_id: int) -> Status[None]:
     user = request.auth  # type: ignore[attr-defined]
-    product = access_product(user, product_id)
+    product = access_product(user=user, product_id=product_id)
     try:
         services.product_image_remove(actor=user, product=product, image_id=image_id)
     except ProductError as error:
@@ -352,7 +330,7 @@ def set_translation(
     request: HttpRequest, product_id: int, language: str, payload: TranslationIn
 ) -> dict[str, Any]:
     user = request.auth  # type: ignore[attr-defined]
-    product = access_product(user, product_id)
+    product = access_product(user=user, product_id=product_id)
     try:
         translation = services.product_translation_set(
             actor=user,
@@ -373,7 +351,7 @@ def set_translation(
 )
 def remove_translation(request: HttpRequest, product_id: int, language: str) -> Status[None]:
     user = request.auth  # type: ignore[attr-defined]
-    product = access_product(user, product_id)
+    product = access_product(user=user, product_id=product_id)
     if not services.product_translation_remove(actor=user, product=product, language=language):
         raise not_found()
     return Status(204, None)

@@ -16,6 +16,7 @@ from tradepost.catalog.errors import ProductNotFound
 from tradepost.catalog.models import Product, ProductImage, ProductStatus
 from tradepost.companies.models import Company, Role
 from tradepost.companies.selectors import acting_company, membership_for
+from tradepost.core.ids import parse_id
 
 PRODUCT_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.MEMBER})
 
@@ -61,38 +62,27 @@ def managed_products(company: Company, *, status: str | None = None) -> QuerySet
     return products
 
 
-_MAX_ID = 2**63 - 1
-
-
-def _as_id(value: Any) -> int:
-    try:
-        pk = int(value)
-    except (TypeError, ValueError):
-        raise ProductNotFound() from None
-    if not 0 < pk <= _MAX_ID:
-        raise ProductNotFound()
-    return pk
-
-
-def access_product(user: Any, product_id: Any) -> Product:
+def access_product(*, user: Any, product_id: Any) -> Product:
     """The product `product_id` if `user` may manage it; else `ProductNotFound`."""
-    pk = _as_id(product_id)
+    pk = parse_id(product_id)
     product = (
         Product.objects.select_related("company", "category")
         .filter(pk=pk)
         .exclude(status=ProductStatus.DELETED)
         .first()
+        if pk is not None
+        else None
     )
     if product is None or not can_manage_products(user, product.company):
         raise ProductNotFound()
     return product
 
 
-def access_product_image(user: Any, product_id: Any, image_id: Any) -> ProductImage:
-    """One image of a product `user` may manage; else `ProductNotFound`."""
-    product = access_product(user, product_id)
-    pk = _as_id(image_id)
-    image = ProductImage.objects.filter(pk=pk, product=product).first()
+def access_product_image(*, user: Any, product_id: Any, image_id: Any) -> ProductImage:
+    """Image `image_id` of a product `user` may manage; else `ProductNotFound`."""
+    product = access_product(user=user, product_id=product_id)
+    pk = parse_id(image_id)
+    image = ProductImage.objects.filter(pk=pk, product=product).first() if pk is not None else None
     if image is None:
         raise ProductNotFound()
     image.product = product

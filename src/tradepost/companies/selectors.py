@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from tradepost.accounts.selectors import is_operator
 from tradepost.companies.errors import CompanyErrorCode, CompanyNotFound
 from tradepost.companies.models import Company, Invitation, Membership, Role
+from tradepost.core.ids import parse_id
 
 
 def membership_for(user: Any) -> Membership | None:
@@ -66,19 +67,14 @@ def _not_found() -> CompanyNotFound:
     return CompanyNotFound(CompanyErrorCode.NOT_FOUND, _("No such company."))
 
 
-def _company_id(company_id: Any) -> int:
-    try:
-        value = int(company_id)
-    except (TypeError, ValueError):
-        raise _not_found() from None
-    if value <= 0:
-        raise _not_found()
-    return value
+def _company(company_id: Any) -> Company | None:
+    pk = parse_id(company_id)
+    return Company.objects.filter(pk=pk).first() if pk is not None else None
 
 
 def access_company_for_edit(*, user: Any, company_id: Any) -> Company:
     """The company if `user` may edit it (owner, admin, operator); CompanyNotFound otherwise."""
-    company = Company.objects.filter(pk=_company_id(company_id)).first()
+    company = _company(company_id)
     if company is None or not user or not getattr(user, "is_authenticated", False):
         raise _not_found()
     if not can_manage_company(user, company):
@@ -88,7 +84,7 @@ def access_company_for_edit(*, user: Any, company_id: Any) -> Company:
 
 def access_company_for_view(*, user: Any, company_id: Any) -> Company:
     """The company if `user` is any member of it or an operator; CompanyNotFound otherwise."""
-    company = Company.objects.filter(pk=_company_id(company_id)).first()
+    company = _company(company_id)
     if company is None or not user or not getattr(user, "is_authenticated", False):
         raise _not_found()
     if not is_operator(user) and role_in(user, company) is None:

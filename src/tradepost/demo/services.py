@@ -58,6 +58,7 @@ from tradepost.sourcing.models import (
     Quotation,
     QuotationStatus,
     QuoteUsage,
+    RequestConversation,
     RequestStatus,
 )
 
@@ -447,6 +448,17 @@ def _write_sourcing(
     _write_notifications(requests, request_rows, quotation_rows, quoted_at, people, now)
 
 
+def _link_to_requests(conversations: list[Conversation], requests: list[BuyingRequest]) -> None:
+    """Each conversation is about the request of the same position."""
+    RequestConversation.objects.bulk_create(
+        [
+            RequestConversation(conversation=conversation, request=request)
+            for conversation, request in zip(conversations, requests, strict=True)
+        ],
+        batch_size=BATCH_SIZE,
+    )
+
+
 def _write_conversations(
     requests: list[RequestPlan],
     request_rows: list[BuyingRequest],
@@ -457,6 +469,7 @@ def _write_conversations(
 ) -> None:
     position = 0
     threads: list[tuple[Conversation, list[Message]]] = []
+    about: list[BuyingRequest] = []  # the request each thread is about
     for item, row in zip(requests, request_rows, strict=True):
         for talk in item.conversations:
             quotation = quotation_rows[position + talk.quotation_position]
@@ -492,7 +505,6 @@ def _write_conversations(
                 buyer_user=people[item.buyer_index],
                 supplier_company_id=quotation.supplier_id,
                 subject=row.title,
-                buying_request_id=row.pk,
                 quantity=row.quantity,
                 unit=row.unit,
                 created_at=messages[0].created_at,
@@ -501,8 +513,10 @@ def _write_conversations(
             )
             conversation.clean_fields(exclude=["buyer_company", "supplier_company", "buyer_user"])
             threads.append((conversation, messages))
+            about.append(row)
         position += len(item.quotations)
     Conversation.objects.bulk_create([conversation for conversation, _m in threads])
+    _link_to_requests([conversation for conversation, _m in threads], about)
     all_messages = []
     for conversation, messages in threads:
         for message in messages:

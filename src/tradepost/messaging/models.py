@@ -26,9 +26,8 @@ SUBJECT_MAX_LENGTH = 200
 class Conversation(models.Model):
     """A thread between a buyer (person and company) and a supplier company.
 
-    `buying_request_id` holds the id of the sourcing app's buying request the conversation
-    started from. It is a plain integer for now, so this app does not depend on the sourcing
-    models while they are being built; it becomes a foreign key once they land.
+    A conversation about a buying request is linked to it by the sourcing app
+    (`sourcing.RequestConversation`), which sits above this one (ADR 0015).
     """
 
     buyer_company = models.ForeignKey(
@@ -59,9 +58,6 @@ class Conversation(models.Model):
         blank=True,
         related_name="conversations",
         verbose_name=_("product"),
-    )
-    buying_request_id = models.PositiveBigIntegerField(
-        _("buying request"), null=True, blank=True, db_index=True
     )
     quantity = models.DecimalField(
         _("quantity"),

@@ -1,5 +1,6 @@
-"""Reads of the messaging app; `access_conversation` is the only way to fetch a conversation
-on a user's behalf. A conversation of other companies answers exactly like a missing one."""
+"""Reads of the messaging app; `access_conversation` and `access_conversation_attachment` are
+the only way to fetch a conversation or one of its files on a user's behalf. A conversation of
+other companies answers exactly like a missing one."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from tradepost.accounts.selectors import is_operator
 from tradepost.companies.selectors import acting_company_id
+from tradepost.core.ids import parse_id
 from tradepost.messaging.errors import ConversationNotFound, MessagingErrorCode
 from tradepost.messaging.models import (
     Conversation,
@@ -24,19 +26,12 @@ def _not_found() -> ConversationNotFound:
     return ConversationNotFound(MessagingErrorCode.NOT_FOUND, _("No such conversation."))
 
 
-def _conversation_id(conversation_id: Any) -> int:
-    try:
-        value = int(conversation_id)
-    except (TypeError, ValueError):
-        raise _not_found() from None
-    if value <= 0 or value > 2**63 - 1:
+def access_conversation(*, user: Any, conversation_id: Any) -> Conversation:
+    """The conversation if `user` is a member of one of its two companies or an operator;
+    else `ConversationNotFound`."""
+    pk = parse_id(conversation_id)
+    if pk is None:
         raise _not_found()
-    return value
-
-
-def access_conversation(user: Any, conversation_id: Any) -> Conversation:
-    """The conversation if `user` is a member of one of its two companies or an operator."""
-    pk = _conversation_id(conversation_id)
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
         raise _not_found()
     conversation = (
@@ -144,15 +139,16 @@ def conversation_messages(conversation: Conversation) -> QuerySet[Message]:
     )
 
 
-def conversation_attachment(conversation: Conversation, attachment_id: Any) -> MessageAttachment:
-    """An attachment of a message in `conversation` (already access-checked)."""
-    try:
-        pk = int(attachment_id)
-    except (TypeError, ValueError):
-        raise _not_found() from None
+def access_conversation_attachment(
+    *, user: Any, conversation_id: Any, attachment_id: Any
+) -> MessageAttachment:
+    """Attachment `attachment_id` of a message in a conversation `user` may see (as for
+    `access_conversation`); else `ConversationNotFound`."""
+    conversation = access_conversation(user=user, conversation_id=conversation_id)
+    pk = parse_id(attachment_id)
     item = (
         MessageAttachment.objects.filter(pk=pk, message__conversation=conversation).first()
-        if 0 < pk <= 2**63 - 1
+        if pk is not None
         else None
     )
     if item is None:

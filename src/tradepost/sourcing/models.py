@@ -1,4 +1,5 @@
-"""Buying requests (RFQs), the quotations suppliers send against them, and the quota."""
+"""Buying requests (RFQs), the quotations suppliers send against them, the quota, and the
+links from conversations to the requests they are about."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from tradepost.catalog.models import Category, Unit
 from tradepost.companies.models import Company
-
 from tradepost.core.incoterms import Incoterm
 from tradepost.messaging.models import Conversation
+
 
 class RequestStatus(models.TextChoices):
     OPEN = "open", _("Open")
@@ -209,3 +210,33 @@ class Attachment(models.Model):
 
     def __str__(self) -> str:
         return self.original_name
+
+
+class RequestConversation(models.Model):
+    """The buying request a conversation is about (a buyer's question on a quotation).
+
+    The link is kept here rather than on the conversation because messaging sits below
+    sourcing and knows nothing of buying requests (ADR 0015). Deleting the request deletes
+    the link, not the conversation: the two companies keep what they wrote to each other.
+    """
+
+    conversation = models.OneToOneField(
+        Conversation,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="request_link",
+        verbose_name=_("conversation"),
+    )
+    request = models.ForeignKey(
+        BuyingRequest,
+        on_delete=models.CASCADE,
+        related_name="conversation_links",
+        verbose_name=_("buying request"),
+    )
+
+    class Meta:
+        verbose_name = _("conversation about a buying request")
+        verbose_name_plural = _("conversations about buying requests")
+
+    def __str__(self) -> str:
+        return f"{self.conversation_id} about {self.request_id}"

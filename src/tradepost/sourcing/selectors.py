@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from tradepost.accounts.selectors import is_operator
@@ -21,6 +21,8 @@ from tradepost.catalog.models import Category
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company_id
 from tradepost.core.currencies import is_currency
+from tradepost.core.ids import parse_id
+from tradepost.messaging.models import Conversation
 from tradepost.money.rates import convert, rates_for
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.sourcing.models import (
@@ -28,31 +30,24 @@ from tradepost.sourcing.models import (
     BuyingRequest,
     Quotation,
     QuoteUsage,
+    RequestConversation,
     RequestStatus,
 )
 from tradepost.sourcing.responsiveness import Responsiveness, supplier_responsiveness_many
 from tradepost.sourcing.services import monthly_quote_quota
 
 
-def _pk(value: Any) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if 0 < number < 2**63 else None
-
-
 def access_request(*, user: Any, request_id: Any) -> BuyingRequest:
     """A request the user may see: open ones for everybody; others for their buyer,
     their quoting suppliers and operators."""
-    pk = _pk(request_id)
+    pk = parse_id(request_id)
     request = (
         BuyingRequest.objects.select_related("buyer", "category").filter(pk=pk).first()
         if pk
         else None
     )
     if request is None:
-        raise RequestNotFound
+        raise RequestNotFound()
     if request.status == RequestStatus.OPEN or is_operator(user):
         return request
     company_id = acting_company_id(user)
@@ -61,31 +56,31 @@ def access_request(*, user: Any, request_id: Any) -> BuyingRequest:
         or Quotation.objects.filter(request=request, supplier_id=company_id).exists()
     ):
         return request
-    raise RequestNotFound
+    raise RequestNotFound()
 
 
 def access_request_for_buyer(*, user: Any, request_id: Any) -> BuyingRequest:
     """A request of the user's own company (to edit, close, compare); 404 otherwise."""
-    pk = _pk(request_id)
+    pk = parse_id(request_id)
     company_id = acting_company_id(user)
     if pk is None or company_id is None:
-        raise RequestNotFound
+        raise RequestNotFound()
     request = (
         BuyingRequest.objects.select_related("buyer", "category")
         .filter(pk=pk, buyer_id=company_id)
         .first()
     )
     if request is None:
-        raise RequestNotFound
+        raise RequestNotFound()
     return request
 
 
 def access_quotation(*, user: Any, quotation_id: Any) -> Quotation:
     """A quotation of the user's company, or one on a request of the user's company."""
-    pk = _pk(quotation_id)
+    pk = parse_id(quotation_id)
     company_id = acting_company_id(user)
     if pk is None or company_id is None:
-        raise QuotationNotFound
+        raise QuotationNotFound()
     quotation = (
         Quotation.objects.select_related("request", "supplier")
         .filter(pk=pk)
@@ -93,7 +88,7 @@ def access_quotation(*, user: Any, quotation_id: Any) -> Quotation:
         .first()
     )
     if quotation is None:
-        raise QuotationNotFound
+        raise QuotationNotFound()
     return quotation
 
 
@@ -101,23 +96,23 @@ def access_quotation_for_buyer(*, user: Any, quotation_id: Any) -> Quotation:
     """A quotation on a request of the user's company (to shortlist, decline, award)."""
     quotation = access_quotation(user=user, quotation_id=quotation_id)
     if quotation.request.buyer_id != acting_company_id(user):
-        raise QuotationNotFound
+        raise QuotationNotFound()
     return quotation
 
 
 def access_attachment(*, user: Any, attachment_id: Any) -> Attachment:
     """An attachment whose request or quotation the user may see; 404 otherwise."""
-    pk = _pk(attachment_id)
+    pk = parse_id(attachment_id)
     attachment = Attachment.objects.filter(pk=pk).first() if pk else None
     if attachment is None:
-        raise AttachmentNotFound
+        raise AttachmentNotFound()
     try:
         if attachment.request_id is not None:
             access_request(user=user, request_id=attachment.request_id)
         else:
             access_quotation(user=user, quotation_id=attachment.quotation_id)
     except (RequestNotFound, QuotationNotFound):
-        raise AttachmentNotFound from None
+        raise AttachmentNotFound() from None
     return attachment
 
 
@@ -130,6 +125,21 @@ def attachments_by_quotation(*, quotation_ids: list[int]) -> dict[int, list[Atta
     for attachment in Attachment.objects.filter(quotation_id__in=quotation_ids):
         result.setdefault(attachment.quotation_id or 0, []).append(attachment)
     return result
+
+
+def with_request_ids(*, conversations: QuerySet[Conversation]) -> QuerySet[Conversation]:
+    """`conversations`, each with `buying_request_id`: the id of the buying request it is
+    about, or None (one join in the list's own query)."""
+    return conversations.annotate(buying_request_id=F("request_link__request_id"))
+
+
+def request_id_of_conversation(*, conversation_id: int) -> int | None:
+    """The id of the buying request conversation `conversation_id` is about, or None."""
+    return (
+        RequestConversation.objects.filter(conversation_id=conversation_id)
+        .values_list("request_id", flat=True)
+        .first()
+    )
 
 
 def own_quotation(*, user: Any, buying_request: BuyingRequest) -> Quotation | None:
@@ -183,10 +193,14 @@ def quota_left(*, company: Company, today: date | None = None) -> int:
 
 @dataclass(frozen=True)
 class BoardFilters:
+    """The board's filters. Pages and the API take them as the query parameters `category`,
+    `destination`, `quantity_min`, `quantity_max` and `posted_within` (days), the names of
+    the search's buying-request filters too (docs/adr/0014-one-pagination-style.md)."""
+
     category_id: int | None = None
-    destination_country: str = ""
-    min_quantity: Decimal | None = None
-    max_quantity: Decimal | None = None
+    destinations: tuple[str, ...] = ()
+    quantity_min: Decimal | None = None
+    quantity_max: Decimal | None = None
     posted_within_days: int | None = None
 
 
@@ -202,12 +216,14 @@ def open_requests(*, filters: BoardFilters | None = None) -> QuerySet[BuyingRequ
         queryset = queryset.filter(
             Q(category=category) | Q(category__path__startswith=category.path + ".")
         )
-    if filters.destination_country:
-        queryset = queryset.filter(destination_country=filters.destination_country.upper())
-    if filters.min_quantity is not None:
-        queryset = queryset.filter(quantity__gte=filters.min_quantity)
-    if filters.max_quantity is not None:
-        queryset = queryset.filter(quantity__lte=filters.max_quantity)
+    if filters.destinations:
+        queryset = queryset.filter(
+            destination_country__in=[code.upper() for code in filters.destinations]
+        )
+    if filters.quantity_min is not None:
+        queryset = queryset.filter(quantity__gte=filters.quantity_min)
+    if filters.quantity_max is not None:
+        queryset = queryset.filter(quantity__lte=filters.quantity_max)
     if filters.posted_within_days:
         queryset = queryset.filter(created_at__gte=now - timedelta(days=filters.posted_within_days))
     return queryset.select_related("buyer", "category").order_by("-created_at", "-id")

@@ -49,6 +49,7 @@ from tradepost.sourcing.models import (
     Quotation,
     QuotationStatus,
     QuoteUsage,
+    RequestConversation,
     RequestStatus,
 )
 from tradepost.sourcing.tasks import notify_request_matched
@@ -927,7 +928,7 @@ def quotation_question(*, actor: Any, quotation: Quotation, message: Any) -> Con
     request = _buyer_quotation(actor, quotation)
     existing = (
         Conversation.objects.filter(
-            buying_request_id=request.pk,
+            request_link__request=request,
             buyer_company_id=request.buyer_id,
             supplier_company_id=quotation.supplier_id,
         )
@@ -946,8 +947,9 @@ def quotation_question(*, actor: Any, quotation: Quotation, message: Any) -> Con
         quantity=request.quantity,
         unit=request.unit,
     )
-    Conversation.objects.filter(pk=conversation.pk).update(buying_request_id=request.pk)
-    conversation.buying_request_id = request.pk
+    link = RequestConversation(conversation=conversation, request=request)
+    link.full_clean()
+    link.save(force_insert=True)
     return conversation
 
 

@@ -24,6 +24,7 @@ from tradepost.messaging.errors import MessagingError, RateLimited
 from tradepost.messaging.forms import InquiryForm, ReplyForm
 from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
+from tradepost.sourcing import selectors as sourcing_selectors
 from tradepost.web.views.accounts import AuthenticatedRequest
 
 CONVERSATIONS_PER_PAGE = 30
@@ -112,7 +113,7 @@ def inbox(request: AuthenticatedRequest) -> HttpResponse:
 
 @login_required
 def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
-    conversation = selectors.access_conversation(request.user, conversation_id)
+    conversation = selectors.access_conversation(user=request.user, conversation_id=conversation_id)
     can_write = selectors.is_participant(request.user, conversation)
     form = ReplyForm(request.POST or None, request.FILES or None)
     status = 200
@@ -139,6 +140,9 @@ def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
         "conversation_messages": selectors.conversation_messages(conversation),
         "buyer_name": conversation.buyer_company.name_for(language),
         "supplier_name": conversation.supplier_company.name_for(language),
+        "buying_request_id": sourcing_selectors.request_id_of_conversation(
+            conversation_id=conversation.pk
+        ),
         "form": form,
         "can_write": can_write,
     }
@@ -150,8 +154,9 @@ def attachment(
     request: AuthenticatedRequest, conversation_id: int, attachment_id: int
 ) -> FileResponse:
     """An attachment, for those who may see its conversation; 404 for everybody else."""
-    conversation = selectors.access_conversation(request.user, conversation_id)
-    item = selectors.conversation_attachment(conversation, attachment_id)
+    item = selectors.access_conversation_attachment(
+        user=request.user, conversation_id=conversation_id, attachment_id=attachment_id
+    )
     response = FileResponse(
         item.file.open("rb"),
         as_attachment=True,

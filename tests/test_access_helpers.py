@@ -1,0 +1,168 @@
+"""One way to fetch an object on a user's behalf (issue #12, item 9).
+
+Every `access_<thing>` helper of every app takes `user` and `<thing>_id` as keyword-only
+arguments, returns the object to a user who may see it, and answers another company's id, a
+missing id and a nonsense id alike: with its app's not-found error (a 404).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.http import Http404
+
+import tradepost
+from tests.catalog.supplier_factories import image_upload
+from tests.factories import make_product
+from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tradepost.catalog import services as catalog_services
+from tradepost.catalog.errors import ProductNotFound
+from tradepost.companies.errors import CompanyNotFound
+from tradepost.messaging import services as messaging_services
+from tradepost.messaging.errors import ConversationNotFound
+from tradepost.sourcing import services as sourcing_services
+from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
+
+SRC = Path(tradepost.__file__).parent
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def _helpers() -> dict[str, object]:
+    """Every module-level `access_*` function under src/tradepost, by name."""
+    found: dict[str, object] = {}
+    for path in sorted(SRC.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = [
+            node.name
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("access_")
+        ]
+        if names:
+            parts = path.relative_to(SRC).with_suffix("").parts
+            module = importlib.import_module(".".join(("tradepost", *parts)))
+            for name in names:
+                assert name not in found, f"two helpers named {name}"
+                found[name] = getattr(module, name)
+    return found
+
+
+HELPERS = _helpers()
+
+#: What each helper raises, and the id arguments besides `user`.
+NOT_FOUND = {
+    "access_product": ProductNotFound,
+    "access_product_image": ProductNotFound,
+    "access_company_for_edit": CompanyNotFound,
+    "access_company_for_view": CompanyNotFound,
+    "access_conversation": ConversationNotFound,
+    "access_conversation_attachment": ConversationNotFound,
+    "access_request": RequestNotFound,
+    "access_request_for_buyer": RequestNotFound,
+    "access_quotation": QuotationNotFound,
+    "access_quotation_for_buyer": QuotationNotFound,
+    "access_attachment": AttachmentNotFound,
+}
+
+
+def test_every_helper_is_covered_here():
+    assert set(HELPERS) == set(NOT_FOUND)
+
+
+@pytest.mark.parametrize("name", sorted(NOT_FOUND))
+def test_arguments_are_user_and_ids_keyword_only(name):
+    parameters = inspect.signature(HELPERS[name]).parameters
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in parameters.values())
+    names = list(parameters)
+    assert names[0] == "user"
+    assert all(n.endswith("_id") for n in names[1:]), names
+    # access_<thing>[_for_<purpose>] takes <thing>_id (for a part: <part>_id)
+    thing = name.removeprefix("access_").split("_for_")[0]
+    assert f"{thing}_id" in names or f"{thing.rsplit('_', 1)[-1]}_id" == names[-1]
+
+
+@pytest.mark.parametrize("name", sorted(NOT_FOUND))
+def test_a_positional_call_is_a_type_error(name):
+    helper = HELPERS[name]
+    arity = len(inspect.signature(helper).parameters)
+    with pytest.raises(TypeError):
+        helper(*([1] * arity))
+
+
+@pytest.fixture
+def world():
+    """Company A (a buyer) and company B (a supplier), each with an owner, and one object of
+    each kind; C is a third company that has nothing to do with them."""
+    owner_a, company_a = make_trader(country="NL")
+    owner_b, company_b = make_trader()
+    stranger, _company_c = make_trader(country="DE")
+    product = make_product(company=company_b)
+    image = catalog_services.product_image_add(
+        actor=owner_b, product=product, upload=image_upload()
+    )
+    conversation = messaging_services.inquiry_send(
+        actor=owner_a,
+        product=product,
+        message="Specification attached",
+        attachments=[SimpleUploadedFile("spec.pdf", PDF, "application/pdf")],
+    )
+    file = conversation.messages.get().attachments.get()
+    request = make_request(actor=owner_a)
+    quotation = make_quotation(request, actor=owner_b)
+    attachment = sourcing_services.attachment_add_to_request(
+        actor=owner_a,
+        buying_request=request,
+        upload=SimpleUploadedFile("drawing.pdf", PDF, "application/pdf"),
+    )
+    # A closed request is no longer public: only its buyer and its suppliers see it.
+    sourcing_services.request_close(actor=owner_a, buying_request=request)
+    return {
+        "stranger": stranger,
+        # name: (who may see it, its id arguments, the object)
+        "access_product": (owner_b, {"product_id": product.pk}, product),
+        "access_product_image": (
+            owner_b,
+            {"product_id": product.pk, "image_id": image.pk},
+            image,
+        ),
+        "access_company_for_edit": (owner_a, {"company_id": company_a.pk}, company_a),
+        "access_company_for_view": (owner_a, {"company_id": company_a.pk}, company_a),
+        "access_conversation": (owner_b, {"conversation_id": conversation.pk}, conversation),
+        "access_conversation_attachment": (
+            owner_b,
+            {"conversation_id": conversation.pk, "attachment_id": file.pk},
+            file,
+        ),
+        "access_request": (owner_b, {"request_id": request.pk}, request),
+        "access_request_for_buyer": (owner_a, {"request_id": request.pk}, request),
+        "access_quotation": (owner_b, {"quotation_id": quotation.pk}, quotation),
+        "access_quotation_for_buyer": (owner_a, {"quotation_id": quotation.pk}, quotation),
+        "access_attachment": (owner_a, {"attachment_id": attachment.pk}, attachment),
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", sorted(NOT_FOUND))
+def test_own_objects_are_returned_and_another_companys_are_not_found(world, name):
+    helper, error = HELPERS[name], NOT_FOUND[name]
+    assert issubclass(error, Http404)
+    user, ids, expected = world[name]
+    assert helper(user=user, **ids) == expected
+    with pytest.raises(error):
+        helper(user=world["stranger"], **ids)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad_id", ["abc", "", None, 0, -1, 2**63, 10**9, True, 1.5])
+@pytest.mark.parametrize("name", sorted(NOT_FOUND))
+def test_missing_and_nonsense_ids_are_not_found_alike(world, name, bad_id):
+    user, ids, _expected = world[name]
+    last = list(ids)[-1]
+    with pytest.raises(NOT_FOUND[name]):
+        HELPERS[name](user=user, **{**ids, last: bad_id})

@@ -76,7 +76,7 @@ def test_inquiry_create_list_detail_messages():
     assert reply.status_code == 201
     assert reply.json()["body"] == "<i>2.80</i>"
     messages = buyer.get(f"{BASE}/{conversation_id}/messages").json()
-    assert [m["body"] for m in messages] == ["Price?", "<i>2.80</i>"]
+    assert [m["body"] for m in messages["items"]] == ["Price?", "<i>2.80</i>"]
     assert buyer.get(f"{BASE}/{conversation_id}").json()["unread"] == 1
     assert buyer.post(f"{BASE}/{conversation_id}/read").status_code == 204
     assert Api(p.buyer_colleague).get(f"{BASE}/{conversation_id}").json()["unread"] == 0
@@ -281,7 +281,7 @@ def test_reply_with_attachments_and_download():
     assert Api(other).get(url).status_code == 404
     assert Api().get(url).status_code == 401
     listing = Api(p.buyer).get(f"{BASE}/{conversation.pk}/messages").json()
-    assert listing[-1]["attachments"][0]["url"] == url
+    assert listing["items"][-1]["attachments"][0]["url"] == url
 
 
 def test_reply_with_a_forbidden_file_type_is_refused():

@@ -1,4 +1,4 @@
-"""The public read API: categories, companies, published products, cursors, problems."""
+"""The public read API: categories, companies, published products, pages, problems."""
 
 from __future__ import annotations
 
@@ -19,14 +19,14 @@ def assert_problem(response, status):
     return response.json()
 
 
-def walk(client, url):
-    """Every item of a cursor-paged list, and the number of pages."""
-    items, pages = [], 0
-    while url:
-        body = client.get(url).json()
+def walk(client, path, page_size):
+    """Every item of a paged list, following `next_page`, and the number of pages."""
+    items, pages, page = [], 0, 1
+    while page:
+        body = client.get(path, {"page": page, "page_size": page_size}).json()
         items.extend(body["items"])
         pages += 1
-        url = body["next_url"]
+        page = body["next_page"]
     return items, pages
 
 
@@ -70,12 +70,12 @@ def test_companies_filter_by_country_and_business_type(client):
     make_company(country="VN", business_types=["manufacturer"])
     body = client.get("/api/v1/companies?country=cn&business_type=manufacturer").json()
     assert [c["slug"] for c in body["items"]] == [maker.slug]
-    assert body["next"] is None
+    assert body["count"] == 1 and body["next_page"] is None
 
 
-def test_companies_cursor_pagination_visits_each_once(client):
+def test_companies_pagination_visits_each_once(client):
     slugs = {make_company().slug for _ in range(7)}
-    items, pages = walk(client, "/api/v1/companies?limit=3")
+    items, pages = walk(client, "/api/v1/companies", 3)
     assert pages == 3
     assert [c["slug"] for c in items] == sorted(slugs, key=lambda s: -int(s.split("-")[1]))
     assert len({c["slug"] for c in items}) == 7
@@ -148,29 +148,34 @@ def test_products_filter_by_category_subtree_country_and_company(client):
     assert ids(f"category={root.slug}&company={cn.slug}") == {a.pk}
 
 
-def test_products_cursor_pagination(client):
+def test_products_pagination(client):
     company = make_company()
     made = [make_product(company=company).pk for _ in range(11)]
-    items, pages = walk(client, "/api/v1/products?limit=4")
+    items, pages = walk(client, "/api/v1/products", 4)
     assert pages == 3
     assert [p["id"] for p in items] == sorted(made, reverse=True)
-    first = client.get("/api/v1/products?limit=4").json()
-    assert first["next"] and "cursor=" in first["next_url"]
-    second = client.get(f"/api/v1/products?limit=4&cursor={first['next']}").json()
+    first = client.get("/api/v1/products?page_size=4").json()
+    assert first["count"] == 11 and first["next_page"] == 2 and first["previous_page"] is None
+    second = client.get("/api/v1/products?page_size=4&page=2").json()
     assert second["items"][0]["id"] == sorted(made, reverse=True)[4]
+    past = client.get("/api/v1/products?page_size=4&page=9").json()
+    assert past["items"] == [] and past["count"] == 11 and past["next_page"] is None
 
 
 @pytest.mark.parametrize(
     "query",
     [
-        "cursor=garbage",
-        "cursor=eyJ2IjoxLCJpZCI6LTF9",  # {"v":1,"id":-1}
-        "cursor=eyJ2IjoxLCJpZCI6IngifQ",  # {"v":1,"id":"x"}
-        "cursor=W10",  # []
-        "cursor=%F0%9F%92%A9",
-        "limit=0",
-        "limit=101",
-        "limit=abc",
+        "cursor=garbage",  # the spelling of old: not a parameter now
+        "limit=10",
+        "page=0",
+        "page=-1",
+        "page=abc",
+        "page=10001",
+        "page=99999999999999999999999",
+        "page_size=0",
+        "page_size=101",
+        "page_size=10000",
+        "page_size=1.5",
         "country=%3Cscript%3E",
         "country=XX",
         "category=no-such-category",
@@ -201,8 +206,8 @@ def test_product_list_query_count(client, django_assert_max_num_queries, media_r
         product = make_product(category=leaf, company=make_company())
         add_image(product)
         translate(product, "en", f"Item {n}")
-    with django_assert_max_num_queries(4):
-        body = client.get(f"/api/v1/products?category={leaf.slug}&limit=100").json()
+    with django_assert_max_num_queries(5):
+        body = client.get(f"/api/v1/products?category={leaf.slug}&page_size=100").json()
     assert len(body["items"]) == 12
 
 

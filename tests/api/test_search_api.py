@@ -50,18 +50,18 @@ def catalogue():
 
 
 def hit_ids(response) -> list[int]:
-    return [hit["id"] for hit in response.json()["hits"]]
+    return [hit["id"] for hit in response.json()["items"]]
 
 
 def test_product_search_answers_with_hits_facets_and_expansions(client, catalogue):
     response = client.get(PRODUCTS, {"q": "stainless steel vacuum flask"})
     assert response.status_code == 200
     body = response.json()
-    assert body["total"] == 2
-    assert body["page"] == 1 and body["num_pages"] == 1 and body["per_page"] == 20
+    assert body["count"] == 2
+    assert body["page"] == 1 and body["next_page"] is None and body["page_size"] == 20
     assert body["expansions"]
     assert body["fuzzy_used"] is False
-    hit = next(h for h in body["hits"] if h["id"] == catalogue["tw"].id)
+    hit = next(h for h in body["items"] if h["id"] == catalogue["tw"].id)
     assert hit["title"] == "不鏽鋼真空保溫瓶 500ml"
     assert "<mark>" in hit["title_html"]
     assert hit["url"].startswith("http") and f"/products/{catalogue['tw'].id}-" in hit["url"]
@@ -95,10 +95,10 @@ def test_filters_sort_and_paging(client, catalogue):
         catalogue["en"].id,
         catalogue["tw"].id,
     ]
-    first = client.get(PRODUCTS, {"sort": "price_asc", "per_page": 1}).json()
-    second = client.get(PRODUCTS, {"sort": "price_asc", "per_page": 1, "page": 2}).json()
-    assert first["num_pages"] == 2 and first["total"] == 2
-    assert [h["id"] for h in first["hits"] + second["hits"]] == [
+    first = client.get(PRODUCTS, {"sort": "price_asc", "page_size": 1}).json()
+    second = client.get(PRODUCTS, {"sort": "price_asc", "page_size": 1, "page": 2}).json()
+    assert first["next_page"] == 2 and first["count"] == 2
+    assert [h["id"] for h in first["items"] + second["items"]] == [
         catalogue["tw"].id,
         catalogue["en"].id,
     ]
@@ -115,12 +115,12 @@ def test_company_search(client, catalogue):
     response = client.get(COMPANIES, {"q": "drinkware"})
     assert response.status_code == 200
     body = response.json()
-    assert [hit["slug"] for hit in body["hits"]] == ["ohio-drinkware"]
-    assert body["hits"][0]["verified"] is True
-    assert "<mark>" in body["hits"][0]["name_html"]
+    assert [hit["slug"] for hit in body["items"]] == ["ohio-drinkware"]
+    assert body["items"][0]["verified"] is True
+    assert "<mark>" in body["items"][0]["name_html"]
     assert {facet["name"] for facet in body["facets"]} >= {"country", "verified"}
     by_country = client.get(COMPANIES, {"country": "TW"}).json()
-    assert [hit["slug"] for hit in by_country["hits"]] == ["taipei-fine"]
+    assert [hit["slug"] for hit in by_country["items"]] == ["taipei-fine"]
 
 
 def test_suggest(client, catalogue):
@@ -143,8 +143,8 @@ def test_suggest(client, catalogue):
         {"page": "0"},
         {"page": "abc"},
         {"page": "101"},
-        {"per_page": "51"},
-        {"per_page": "0"},
+        {"page_size": "51"},
+        {"page_size": "0"},
         {"sort": "random"},
         {"country": "<script>"},
         {"country": "XX"},
@@ -171,7 +171,7 @@ def test_bad_product_parameters_are_422_problems(client, catalogue, params):
     [
         (COMPANIES, {"country": "<script>"}),
         (COMPANIES, {"business_type": "<b>"}),
-        (COMPANIES, {"per_page": "500"}),
+        (COMPANIES, {"page_size": "500"}),
         (SUGGEST, {"limit": "0"}),
         (SUGGEST, {"language": "xx"}),
     ],
@@ -235,7 +235,7 @@ def test_a_selected_country_still_lists_the_other_countries(client, catalogue):
     countries = {o["value"]: (o["count"], o["selected"]) for o in _facet_of(body, "country")}
     assert countries == {"TW": (1, True), "US": (1, False)}
     both = client.get(PRODUCTS, {"q": "vacuum flask", "country": "TW,US"}).json()
-    assert both["total"] == 2
+    assert both["count"] == 2
 
 
 def test_hit_links_are_the_pages_reverse_gives(client, catalogue):
@@ -243,7 +243,7 @@ def test_hit_links_are_the_pages_reverse_gives(client, catalogue):
     from django.utils import translation
 
     body = client.get(PRODUCTS, {"q": "vacuum flask", "lang": "en"}).json()
-    hit = next(h for h in body["hits"] if h["id"] == catalogue["en"].id)
+    hit = next(h for h in body["items"] if h["id"] == catalogue["en"].id)
     with translation.override("en"):
         product_path = reverse(
             "catalog:product_detail", args=[catalogue["en"].id, catalogue["en"].slug]
@@ -252,7 +252,7 @@ def test_hit_links_are_the_pages_reverse_gives(client, catalogue):
     assert hit["url"] == f"http://testserver{product_path}"
     assert hit["supplier"]["url"] == f"http://testserver{company_path}"
     companies = client.get(COMPANIES, {"q": "ohio"}).json()
-    assert companies["hits"][0]["url"] == f"http://testserver{company_path}"
+    assert companies["items"][0]["url"] == f"http://testserver{company_path}"
 
 
 def test_newest_and_fuzzy_through_the_api(client, catalogue):
@@ -273,11 +273,11 @@ def test_partial_matches_say_which_words_were_not_found(client, catalogue):
     whole = client.get(PRODUCTS, {"q": "vacuum flasks"}).json()
     assert whole["unmatched"] == [] and whole["respelled"] == []
     companies = client.get(COMPANIES, {"q": "ohio qzzxw"}).json()
-    assert companies["hits"] and companies["unmatched"] == ["qzzxw"]
+    assert companies["items"] and companies["unmatched"] == ["qzzxw"]
 
 
 def hit_ids_of(body) -> list[int]:
-    return [hit["id"] for hit in body["hits"]]
+    return [hit["id"] for hit in body["items"]]
 
 
 def _facet_of(body, name):
@@ -297,7 +297,7 @@ def test_pages_past_the_end_are_empty_not_errors(client, catalogue, sort, query)
     for page in (2, 50, 100):
         response = client.get(PRODUCTS, {"q": query, "sort": sort, "page": page})
         assert response.status_code == 200, (query, sort, page)
-        assert response.json()["hits"] == []
+        assert response.json()["items"] == []
     # Beyond the last page served: a clear 422, not a 500.
     response = client.get(PRODUCTS, {"q": query, "sort": sort, "page": 1000})
     assert response.status_code == 422

@@ -51,7 +51,7 @@ def test_matching_in_each_language(language, category_name):
     make_request(title="Claw hammers", category_id=make_category().pk)
     response = _get(user, language=language)
     assert response.status_code == 200
-    body = response.json()
+    body = response.json()["items"]
     assert [item["request"]["id"] for item in body] == [match.pk]
     item = body[0]
     assert item["request"]["title"] == "Ballpoint pens"
@@ -67,15 +67,16 @@ def test_already_quoted_and_limit():
     first = make_request(title="Ballpoint pens", category_id=category.pk)
     make_request(title="Ballpoint pens", category_id=category.pk)
     make_quotation(first, actor=user)
-    body = _get(user).json()
+    body = _get(user).json()["items"]
     assert {item["request"]["id"]: item["already_quoted"] for item in body}[first.pk] is True
-    assert len(_get(user, limit=1).json()) == 1
+    page = _get(user, page_size=1).json()
+    assert len(page["items"]) == 1 and page["count"] == 2 and page["next_page"] == 2
 
 
 def test_own_requests_are_not_offered():
     user, _company, category = _setup()
     make_request(actor=user, title="Ballpoint pens", category_id=category.pk)
-    assert _get(user).json() == []
+    assert _get(user).json()["items"] == []
 
 
 def test_anonymous_and_companyless_callers_are_refused():
@@ -86,7 +87,8 @@ def test_anonymous_and_companyless_callers_are_refused():
 
 
 @pytest.mark.parametrize(
-    "params", [{"limit": 0}, {"limit": 101}, {"limit": "x"}, {"language": "fr"}]
+    "params",
+    [{"page_size": 0}, {"page_size": 101}, {"page": "x"}, {"limit": 5}, {"language": "fr"}],
 )
 def test_bad_parameters_answer_422(params):
     user, _company, _category = _setup()
@@ -102,4 +104,4 @@ def test_query_count(django_assert_max_num_queries):
     client.get(URL)
     with django_assert_max_num_queries(10):
         response = client.get(URL)
-    assert len(response.json()) == 10
+    assert len(response.json()["items"]) == 10

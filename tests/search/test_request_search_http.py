@@ -104,24 +104,24 @@ def test_malformed_filters_on_the_page_are_ignored(client, board, params):
 
 def test_api_finds_requests_across_languages_and_hides_the_buyer(client, board):
     body = client.get(API, {"q": "stainless steel vacuum flask"}).json()
-    assert [hit["id"] for hit in body["hits"]] == [board["chinese"].pk]
-    hit = body["hits"][0]
+    assert [hit["id"] for hit in body["items"]] == [board["chinese"].pk]
+    hit = body["items"][0]
     assert hit["buyer"] == {"name": None, "country": "DE", "business_types": ["wholesaler"]}
     assert hit["url"].endswith(reverse("sourcing:request_detail", args=[board["chinese"].pk]))
     assert hit["destination_country"] == "DE"
     assert body["expansions"]
     body = client.get(API, {"q": "圆珠笔"}).json()
-    assert [hit["id"] for hit in body["hits"]] == [board["pens"].pk]
+    assert [hit["id"] for hit in body["items"]] == [board["pens"].pk]
 
 
 def test_api_filters_sort_and_closed_requests(client, board):
     body = client.get(API, {"sort": "newest"}).json()
-    assert [hit["id"] for hit in body["hits"]] == [board["pens"].pk, board["chinese"].pk]
-    assert board["closed"].pk not in [hit["id"] for hit in body["hits"]]
+    assert [hit["id"] for hit in body["items"]] == [board["pens"].pk, board["chinese"].pk]
+    assert board["closed"].pk not in [hit["id"] for hit in body["items"]]
     body = client.get(API, {"quantity_min": "10000"}).json()
-    assert [hit["id"] for hit in body["hits"]] == [board["pens"].pk]
+    assert [hit["id"] for hit in body["items"]] == [board["pens"].pk]
     body = client.get(API, {"destination": "de", "posted_within": "7"}).json()
-    assert [hit["id"] for hit in body["hits"]] == [board["chinese"].pk]
+    assert [hit["id"] for hit in body["items"]] == [board["chinese"].pk]
     names = {facet["name"] for facet in body["facets"]}
     assert {"destination", "posted_within"} <= names
 
@@ -130,7 +130,7 @@ def test_revealed_buyers_are_named(client, board):
     request = board["pens"]
     type(request).objects.filter(pk=request.pk).update(reveal_identity=True)
     body = client.get(API, {"q": "ballpoint"}).json()
-    assert body["hits"][0]["buyer"]["name"] == request.buyer.legal_name
+    assert body["items"][0]["buyer"]["name"] == request.buyer.legal_name
 
 
 @pytest.mark.parametrize(

@@ -112,9 +112,9 @@ def test_a_page_of_hits_reverses_urls_once_not_per_hit(client, monkeypatch):
 
     monkeypatch.setattr(search_api, "reverse", counting)
     body = client.get("/api/v1/search/products", {"q": "wool blanket"}).json()
-    assert body["total"] == 5
+    assert body["count"] == 5
     assert len(calls) == 2
-    assert all("/products/" in hit["url"] and hit["url"].endswith("/") for hit in body["hits"])
+    assert all("/products/" in hit["url"] and hit["url"].endswith("/") for hit in body["items"])
 
 
 def test_each_server_has_its_own_control_socket(monkeypatch, settings, tmp_path):

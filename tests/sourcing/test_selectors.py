@@ -89,9 +89,10 @@ def test_board_filters():
 
     assert ids() == {a.pk, b.pk}
     assert ids(category_id=parent.pk) == {a.pk}
-    assert ids(destination_country="us") == {b.pk}
-    assert ids(min_quantity=Decimal("1000")) == {b.pk}
-    assert ids(max_quantity=Decimal("1000")) == {a.pk}
+    assert ids(destinations=("us",)) == {b.pk}
+    assert ids(destinations=("US", "NL")) == {a.pk, b.pk}
+    assert ids(quantity_min=Decimal("1000")) == {b.pk}
+    assert ids(quantity_max=Decimal("1000")) == {a.pk}
     assert ids(posted_within_days=7) == {a.pk}
     assert ids(category_id=123456789) == set()
 

@@ -1,14 +1,11 @@
 """The public read API: categories, companies and published products. No authentication.
 
-Lists of companies and products are paged with an opaque cursor: pass the `next` value of a
-page as `cursor` to get the following one; `next` is null on the last page.
+Lists of companies and products are paged like every list of the API: `page` and `page_size`
+(`tradepost.api.pagination`).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Schema
 
+from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found, validation_problem
 from tradepost.catalog.company_selectors import (
     api_companies,
@@ -39,8 +37,6 @@ from tradepost.core.numbers import decimal_text
 
 router = Router(tags=["public"])
 
-DEFAULT_LIMIT = 20
-MAX_LIMIT = 100
 MAX_ID = 2**63 - 1
 
 
@@ -89,12 +85,6 @@ class PublicCompany(Schema):
     is_verified: bool
     url: str
     updated_at: datetime
-
-
-class PublicCompanyPage(Schema):
-    items: list[PublicCompany]
-    next: str | None
-    next_url: str | None
 
 
 class PublicCompanyRef(Schema):
@@ -160,58 +150,6 @@ class PublicProduct(Schema):
     attributes: list[PublicAttribute]
     published_at: datetime | None
     updated_at: datetime
-
-
-class PublicProductPage(Schema):
-    items: list[PublicProduct]
-    next: str | None
-    next_url: str | None
-
-
-# --- cursors ------------------------------------------------------------------------------
-
-
-def encode_cursor(last_id: int) -> str:
-    raw = json.dumps({"v": 1, "id": last_id}, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str | None) -> int | None:
-    """The id a page starts after; a cursor that is not one of ours is a 422 problem."""
-    if cursor is None or cursor == "":
-        return None
-    try:
-        if len(cursor) > 200:
-            raise ValueError
-        padded = cursor + "=" * (-len(cursor) % 4)
-        data = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
-        last_id = data["id"]
-        if data.get("v") != 1 or not isinstance(last_id, int) or isinstance(last_id, bool):
-            raise ValueError
-        if not 1 <= last_id <= MAX_ID:
-            raise ValueError
-    except (ValueError, TypeError, KeyError, AttributeError, binascii.Error, UnicodeError):
-        raise validation_problem(
-            [
-                {
-                    "field": "cursor",
-                    "message": _("This cursor is not valid: pass the 'next' value of a page."),
-                }
-            ]
-        ) from None
-    return last_id
-
-
-def _page(
-    request: HttpRequest, rows: list[Any], limit: int
-) -> tuple[list[Any], str | None, str | None]:
-    if len(rows) <= limit:
-        return rows, None, None
-    rows = rows[:limit]
-    token = encode_cursor(rows[-1].pk)
-    query = request.GET.copy()
-    query["cursor"] = token
-    return rows, token, request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
 
 def _country_filter(country: str | None) -> str | None:
@@ -362,28 +300,25 @@ def get_category_detail(request: HttpRequest, slug: str):
     return data
 
 
-@router.get("/companies", response=PublicCompanyPage, summary="Companies")
+@router.get("/companies", response=list[PublicCompany], summary="Companies")
+@paged()
 def list_companies(
     request: HttpRequest,
     country: str | None = Query(None, max_length=10, description="ISO 3166 alpha-2 code"),
     business_type: str | None = Query(
         None, max_length=40, description="One of: " + ", ".join(BusinessType.values)
     ),
-    cursor: str | None = Query(None, max_length=200),
-    limit: int = Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT),
-):
+) -> Rows:
     """Companies, newest first."""
     code = _country_filter(country)
     if business_type and business_type not in BusinessType.values:
         raise validation_problem(
             [{"field": "business_type", "message": _("This business type is not known.")}]
         )
-    after = decode_cursor(cursor)
-    rows = list(
-        api_companies(country=code, business_type=business_type, after_id=after)[: limit + 1]
+    return Rows(
+        api_companies(country=code, business_type=business_type),
+        render=lambda company: _company(request, company),
     )
-    rows, token, url = _page(request, rows, limit)
-    return {"items": [_company(request, c) for c in rows], "next": token, "next_url": url}
 
 
 @router.get("/companies/{slug}", response=PublicCompany, summary="One company")
@@ -394,15 +329,14 @@ def get_company_detail(request: HttpRequest, slug: str):
     return _company(request, company)
 
 
-@router.get("/products", response=PublicProductPage, summary="Published products")
+@router.get("/products", response=list[PublicProduct], summary="Published products")
+@paged()
 def list_products(
     request: HttpRequest,
     category: str | None = Query(None, max_length=120, description="Category slug (subtree)"),
     country: str | None = Query(None, max_length=10, description="Supplier's country"),
     company: str | None = Query(None, max_length=80, description="Supplier's slug"),
-    cursor: str | None = Query(None, max_length=200),
-    limit: int = Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT),
-):
+) -> Rows:
     """Published products, newest first, with their translations, images and terms."""
     code = _country_filter(country)
     category_obj = None
@@ -420,12 +354,10 @@ def list_products(
                 [{"field": "company", "message": _("There is no company with this slug.")}]
             )
         company_id = company_obj.pk
-    after = decode_cursor(cursor)
-    products = api_products(
-        category=category_obj, country=code, company_id=company_id, after_id=after
+    return Rows(
+        api_products(category=category_obj, country=code, company_id=company_id),
+        render=lambda product: _product(request, product),
     )
-    rows, token, url = _page(request, list(products[: limit + 1]), limit)
-    return {"items": [_product(request, p) for p in rows], "next": token, "next_url": url}
 
 
 @router.get("/products/{product_id}", response=PublicProduct, summary="One published product")

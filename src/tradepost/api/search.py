@@ -1,7 +1,10 @@
 """The public search API: products, companies and open buying requests with facets, and
 suggestions while typing.
 
-The same service as the search page answers; filters are the page's parameters. A value
+The same service as the search page answers; filters are the page's parameters (a buying
+request's are those of the board too: `tradepost.api.filters`). Results are paged like every
+list of the API (`page`, `page_size`; `items`, `count`, `next_page`...), with what the search
+did with the words and the facets beside them. A value
 that cannot be a filter (an unknown country code, a negative price, text where a number
 goes) is a 422 problem, so an integration learns of its mistake instead of getting results
 it did not ask for.
@@ -9,6 +12,7 @@ it did not ask for.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any, Literal
 from urllib.parse import quote
 
@@ -19,19 +23,27 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router
 from pydantic import BaseModel
 
+from tradepost.api.filters import RequestFilterQuery, split_values
+from tradepost.api.pagination import CutPage, Page, paged
 from tradepost.api.problems import validation_problem
 from tradepost.companies.models import BusinessType
 from tradepost.core.countries import COUNTRY_CODES
+from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
 from tradepost.core.numbers import decimal_text
 from tradepost.search import selectors as search
 
 router = Router(tags=["search"])
 
-from tradepost.core.incoterms import Incoterm
 #: Longer queries are cut to this many characters.
 MAX_QUERY_LENGTH = 200
-MAX_PER_PAGE = 50
+MAX_PAGE_SIZE = 50
+#: The engine pages itself: the view reads `page` and `page_size` as `paging`.
+SEARCH_PAGING: dict[str, Any] = {
+    "pass_parameter": "paging",
+    "max_page": search.MAX_PAGE,
+    "max_page_size": MAX_PAGE_SIZE,
+}
 UiLanguage = Literal["en", "zh-hans", "zh-hant"]
 Sort = Literal["relevance", "newest", "price_asc", "price_desc"]
 
@@ -89,14 +101,10 @@ class ProductHitOut(Schema):
     port_of_loading: str
 
 
-class SearchPageOut(Schema):
-    """What every search answer holds besides its hits."""
+class SearchPageOut(Page):
+    """What every search answer holds besides its page of hits."""
 
     query: str
-    total: int
-    page: int
-    per_page: int
-    num_pages: int
     expansions: list[str]
     fuzzy_used: bool
     #: Words no listing holds that the best result matches by similar spelling, as typed.
@@ -108,7 +116,6 @@ class SearchPageOut(Schema):
 
 class ProductSearchOut(SearchPageOut):
     sort: str
-    hits: list[ProductHitOut]
 
 
 class CompanyHitOut(Schema):
@@ -120,10 +127,6 @@ class CompanyHitOut(Schema):
     business_types: list[str]
     main_products: str
     url: str
-
-
-class CompanySearchOut(SearchPageOut):
-    hits: list[CompanyHitOut]
 
 
 class BuyerOut(Schema):
@@ -152,7 +155,6 @@ class RequestHitOut(Schema):
 
 class RequestSearchOut(SearchPageOut):
     sort: str
-    hits: list[RequestHitOut]
 
 
 class SuggestOut(Schema):
@@ -160,14 +162,6 @@ class SuggestOut(Schema):
 
 
 # --- parameter checks ---------------------------------------------------------------------
-
-
-def _split(values: list[str] | None) -> list[str]:
-    out: list[str] = []
-    for raw in values or []:
-        # An empty value is not a code: it is refused, as the schema's enum says.
-        out.extend(part.strip() for part in raw.split(","))
-    return out
 
 
 def _check_codes(
@@ -187,13 +181,13 @@ def _language(language: str | None) -> str:
     return normalise_ui_language(language or get_language())
 
 
-def _page(result: search.SearchPage) -> dict[str, Any]:
+def _page(result: search.SearchPage, items: list[dict[str, Any]], **extra: Any) -> CutPage:
+    return CutPage(items, result.total, _about(result) | extra)
+
+
+def _about(result: search.SearchPage) -> dict[str, Any]:
     return {
         "query": result.query,
-        "total": result.total,
-        "page": result.page,
-        "per_page": result.per_page,
-        "num_pages": result.num_pages,
         "expansions": result.expansions,
         "fuzzy_used": result.fuzzy_used,
         "respelled": result.respelled,
@@ -294,10 +288,11 @@ def _product_hit(links: _Links, hit: search.ProductHit) -> dict[str, Any]:
 
 @router.get(
     "/products",
-    response=ProductSearchOut,
+    response=list[ProductHitOut],
     summary="Search published products",
     url_name="search_products",
 )
+@paged(output=ProductSearchOut, **SEARCH_PAGING)
 def search_products(
     request: HttpRequest,
     q: str = Query("", description="Words in any language or script; empty lists all"),
@@ -313,25 +308,24 @@ def search_products(
     lead_time_max: int | None = Query(None, ge=0, le=3650, description="Days"),
     company: int | None = Query(None, ge=1, le=2**63 - 1, description="Supplier company id"),
     sort: Sort = Query("relevance"),  # noqa: B008
-    page: int = Query(1, ge=1, le=search.MAX_PAGE),
-    per_page: int = Query(search.DEFAULT_PER_PAGE, ge=1, le=MAX_PER_PAGE),
-):
+    **kwargs: Any,
+) -> CutPage:
     countries = _check_codes(
         "country",
-        _split(country),
+        split_values(country),
         COUNTRY_CODES,
         _("Use two-letter ISO 3166 country codes."),
     )
     languages = _check_codes(
         "language",
-        _split(language),
+        split_values(language),
         LISTING_LANGUAGE_CODES,
         _("Use the listing language codes of the API (for example en, zh-hans, zh-hant)."),
         upper=False,
     )
     incoterms = _check_codes(
         "incoterm",
-        _split(incoterm),
+        split_values(incoterm),
         set(Incoterm.values),
         _("Use Incoterms 2020 codes such as FOB, CIF or EXW."),
     )
@@ -356,23 +350,20 @@ def search_products(
         language=_language(lang),
         filters=filters,
         sort=sort,
-        page=page,
-        per_page=per_page,
+        page=kwargs["paging"].page,
+        per_page=kwargs["paging"].page_size,
     )
     links = _Links(request)
-    return {
-        **_page(result),
-        "sort": result.sort,
-        "hits": [_product_hit(links, hit) for hit in result.hits],
-    }
+    return _page(result, [_product_hit(links, hit) for hit in result.hits], sort=result.sort)
 
 
 @router.get(
     "/companies",
-    response=CompanySearchOut,
+    response=list[CompanyHitOut],
     summary="Search companies",
     url_name="search_companies",
 )
+@paged(output=SearchPageOut, **SEARCH_PAGING)
 def search_companies(
     request: HttpRequest,
     q: str = Query("", description="Words in any language or script; empty lists all"),
@@ -380,15 +371,14 @@ def search_companies(
     country: list[str] | None = Query(None, description="Countries (ISO 3166)"),  # noqa: B008
     verified: bool = Query(False, description="Verified companies only"),
     business_type: list[str] | None = Query(None, description="Business types"),  # noqa: B008
-    page: int = Query(1, ge=1, le=search.MAX_PAGE),
-    per_page: int = Query(search.DEFAULT_PER_PAGE, ge=1, le=MAX_PER_PAGE),
-):
+    **kwargs: Any,
+) -> CutPage:
     countries = _check_codes(
-        "country", _split(country), COUNTRY_CODES, _("Use two-letter ISO 3166 country codes.")
+        "country", split_values(country), COUNTRY_CODES, _("Use two-letter ISO 3166 country codes.")
     )
     types = _check_codes(
         "business_type",
-        _split(business_type),
+        split_values(business_type),
         set(BusinessType.values),
         _("Use the business types of the API (for example manufacturer, trading_company)."),
         upper=False,
@@ -401,12 +391,12 @@ def search_companies(
         filters=search.CompanyFilters(
             countries=tuple(countries), verified_only=verified, business_types=tuple(types)
         ),
-        page=page,
-        per_page=per_page,
+        page=kwargs["paging"].page,
+        per_page=kwargs["paging"].page_size,
     )
-    return {
-        **_page(result),
-        "hits": [
+    return _page(
+        result,
+        [
             {
                 "slug": hit.company.slug,
                 "name": hit.company.name_for(ui_language),
@@ -419,54 +409,47 @@ def search_companies(
             }
             for hit in result.hits
         ],
-    }
+    )
+
+
+def _optional_float(value: Decimal | None) -> float | None:
+    return None if value is None else float(value)
 
 
 @router.get(
     "/requests",
-    response=RequestSearchOut,
+    response=list[RequestHitOut],
     summary="Search open buying requests",
     url_name="search_requests",
 )
+@paged(output=RequestSearchOut, **SEARCH_PAGING)
 def search_requests(
     request: HttpRequest,
+    filters: Query[RequestFilterQuery],
     q: str = Query("", description="Words in any language or script; empty lists all"),
     lang: UiLanguage | None = Query(None, description="Language of labels"),  # noqa: B008
-    category: int | None = Query(None, ge=1, le=2**63 - 1, description="Category id (subtree)"),
-    destination: list[str] | None = Query(None, description="Destination countries (ISO 3166)"),  # noqa: B008
-    quantity_min: float | None = Query(None, ge=0, le=1e15, description="Quantity at least"),
-    quantity_max: float | None = Query(None, ge=0, le=1e15, description="Quantity at most"),
-    posted_within: int | None = Query(None, ge=1, le=3650, description="Posted within N days"),
     sort: Literal["relevance", "newest"] = Query("relevance"),
-    page: int = Query(1, ge=1, le=search.MAX_PAGE),
-    per_page: int = Query(search.DEFAULT_PER_PAGE, ge=1, le=MAX_PER_PAGE),
-):
-    destinations = _check_codes(
-        "destination",
-        _split(destination),
-        COUNTRY_CODES,
-        _("Use two-letter ISO 3166 country codes."),
-    )
+    **kwargs: Any,
+) -> CutPage:
     ui_language = _language(lang)
     result = search.search_requests(
         query=_query_text(q),
         language=ui_language,
         filters=search.RequestFilters(
-            category_id=category,
-            destinations=tuple(destinations),
-            quantity_min=quantity_min,
-            quantity_max=quantity_max,
-            posted_within_days=posted_within,
+            category_id=filters.category,
+            destinations=filters.destinations(),
+            quantity_min=_optional_float(filters.quantity_min),
+            quantity_max=_optional_float(filters.quantity_max),
+            posted_within_days=filters.posted_within,
         ),
         sort=sort,
-        page=page,
-        per_page=per_page,
+        page=kwargs["paging"].page,
+        per_page=kwargs["paging"].page_size,
     )
     origin = request.build_absolute_uri("/").rstrip("/")
-    return {
-        **_page(result),
-        "sort": result.sort,
-        "hits": [
+    return _page(
+        result,
+        [
             {
                 "id": hit.request.pk,
                 "title": hit.request.title,
@@ -488,7 +471,8 @@ def search_requests(
             }
             for hit in result.hits
         ],
-    }
+        sort=result.sort,
+    )
 
 
 @router.get(

@@ -23,18 +23,18 @@ from pydantic import Field
 
 from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
 from tradepost.api.bodies import JsonBody, JsonDate, JsonDateTime, JsonDecimal
+from tradepost.api.filters import RequestFilterQuery
+from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import ApiProblem, not_found, validation_problem
 from tradepost.companies.selectors import acting_company_id, membership_for
 from tradepost.messaging.errors import MessagingError, MessagingErrorCode, RateLimited
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
+from tradepost.sourcing.matching import MAX_LIMIT as MATCHING_LIMIT
 from tradepost.sourcing.matching import matching_requests
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
 
 router = Router(tags=["buying requests"])
-
-MAX_PAGE_SIZE = 100
-
 
 # --- schemas ---------------------------------------------------------------------------------
 
@@ -89,30 +89,6 @@ class RequestOut(Schema):
     quotation_count: int | None = Field(None, description="Null while sealed")
     buyer: BuyerOut
     created_at: datetime
-
-
-class RequestPage(Schema):
-    count: int
-    page: int
-    page_size: int
-    next_page: int | None
-    previous_page: int | None
-    items: list[RequestOut]
-
-
-class BoardQuery(Schema):
-    category_id: int | None = Field(None, ge=1, le=2**31)
-    destination_country: str | None = Field(None, max_length=2)
-    min_quantity: Decimal | None = Field(None, ge=0, le=10**12)
-    max_quantity: Decimal | None = Field(None, ge=0, le=10**12)
-    posted_within_days: int | None = Field(None, ge=1, le=3650)
-    page: int = Field(1, ge=1, le=1_000_000)
-    page_size: int = Field(20, ge=1, le=MAX_PAGE_SIZE)
-
-
-class PageQuery(Schema):
-    page: int = Field(1, ge=1, le=1_000_000)
-    page_size: int = Field(20, ge=1, le=MAX_PAGE_SIZE)
 
 
 class PriceTier(JsonBody):
@@ -254,44 +230,31 @@ def _quotation_out(quotation: Quotation) -> dict[str, Any]:
     return data
 
 
-def _page(queryset: Any, page: int, page_size: int) -> tuple[int, list[Any], dict[str, Any]]:
-    count = queryset.count()
-    start = (page - 1) * page_size
-    items = list(queryset[start : start + page_size])
-    meta = {
-        "count": count,
-        "page": page,
-        "page_size": page_size,
-        "next_page": page + 1 if start + page_size < count else None,
-        "previous_page": page - 1 if page > 1 else None,
-    }
-    return count, items, meta
-
-
 # --- requests --------------------------------------------------------------------------------
 
 
 @router.get(
     "",
-    response=RequestPage,
+    response=list[RequestOut],
     auth=PUBLIC_AUTH,
     openapi_extra=PUBLIC_OPENAPI,
     summary="Open buying requests",
 )
-def list_requests(request: HttpRequest, query: Query[BoardQuery]) -> dict[str, Any]:
+@paged()
+def list_requests(request: HttpRequest, query: Query[RequestFilterQuery]) -> Rows:
     filters = selectors.BoardFilters(
-        category_id=query.category_id,
-        destination_country=query.destination_country or "",
-        min_quantity=query.min_quantity,
-        max_quantity=query.max_quantity,
-        posted_within_days=query.posted_within_days,
+        category_id=query.category,
+        destinations=query.destinations(),
+        quantity_min=query.quantity_min,
+        quantity_max=query.quantity_max,
+        posted_within_days=query.posted_within,
     )
     user = _user(request)
     own = acting_company_id(user)
-    _count, items, meta = _page(
-        selectors.open_requests(filters=filters), query.page, query.page_size
+    return Rows(
+        selectors.open_requests(filters=filters),
+        render=lambda item: _request_out(item, user=user, own_company_id=own),
     )
-    return {**meta, "items": [_request_out(i, user=user, own_company_id=own) for i in items]}
 
 
 @router.post("", response={201: RequestOut}, auth=API_AUTH, summary="Post a buying request")
@@ -305,8 +268,9 @@ def create_request(request: HttpRequest, payload: RequestWrite) -> Status[dict[s
     return Status(201, _request_out(created, user=user, own_company_id=created.buyer_id))
 
 
-@router.get("/mine", response=RequestPage, auth=API_AUTH, summary="My company's requests")
-def my_requests(request: HttpRequest, query: Query[PageQuery]) -> dict[str, Any]:
+@router.get("/mine", response=list[RequestOut], auth=API_AUTH, summary="My company's requests")
+@paged()
+def my_requests(request: HttpRequest) -> Rows:
     user = _user(request)
     own = acting_company_id(user)
     if own is None:
@@ -314,12 +278,10 @@ def my_requests(request: HttpRequest, query: Query[PageQuery]) -> dict[str, Any]
             SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
         )
     queryset = selectors.requests_of_company(company_id=own).select_related("buyer")
-    _count, items, meta = _page(queryset, query.page, query.page_size)
-    return {**meta, "items": [_request_out(i, user=user, own_company_id=own) for i in items]}
+    return Rows(queryset, render=lambda item: _request_out(item, user=user, own_company_id=own))
 
 
 class MatchingQuery(Schema):
-    limit: int = Field(50, ge=1, le=MAX_PAGE_SIZE)
     language: Literal["en", "zh-hans", "zh-hant"] | None = Field(
         None, description="Language of the reasons; the request's language when left out"
     )
@@ -338,8 +300,10 @@ class RequestMatchOut(Schema):
     response=list[RequestMatchOut],
     auth=API_AUTH,
     summary="Open requests that match my company's published products",
+    description=f"The best {MATCHING_LIMIT} matches, best first, in pages.",
 )
-def matching(request: HttpRequest, query: Query[MatchingQuery]) -> list[dict[str, Any]]:
+@paged()
+def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
     user = _user(request)
     membership = membership_for(user)
     if membership is None:
@@ -349,21 +313,21 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> list[dict[str
     matches = matching_requests(
         company=membership.company,
         language=query.language or get_language() or "en",
-        limit=query.limit,
+        limit=MATCHING_LIMIT,
     )
     quoted = selectors.quoted_request_ids(
         company_id=membership.company_id, request_ids=[m.request.pk for m in matches]
     )
-    return [
-        {
+    return Rows(
+        matches,
+        render=lambda m: {
             "request": _request_out(m.request, user=user, own_company_id=membership.company_id),
             "score": m.score,
             "reasons": m.reasons,
             "product_id": m.product_id,
             "already_quoted": m.request.pk in quoted,
-        }
-        for m in matches
-    ]
+        },
+    )
 
 
 @router.get(
@@ -473,13 +437,13 @@ def submit_quotation(
 
 
 @router.get("/quotations/mine", response=list[QuotationOut], auth=API_AUTH, summary="My quotations")
-def my_quotations(request: HttpRequest, query: Query[PageQuery]) -> list[dict[str, Any]]:
+@paged()
+def my_quotations(request: HttpRequest) -> Rows:
     own = acting_company_id(_user(request))
     if own is None:
-        return []
+        return Rows([])
     queryset = selectors.quotations_of_supplier(company_id=own).select_related("supplier")
-    _count, items, _meta = _page(queryset, query.page, query.page_size)
-    return [_quotation_out(q) for q in items]
+    return Rows(queryset, render=_quotation_out)
 
 
 @router.get(

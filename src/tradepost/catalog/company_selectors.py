@@ -13,8 +13,9 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from tradepost.catalog.models import Product, ProductStatus
-from tradepost.catalog.selectors import language_tag
+from tradepost.catalog.selectors import LocalisedText, language_tag
 from tradepost.companies.models import BusinessType, Company, EmployeeRange, Market
+from tradepost.core.chinese_scripts import is_convertible
 from tradepost.core.countries import country_name, is_country
 from tradepost.core.languages import normalise_ui_language
 
@@ -114,6 +115,12 @@ class CompanyProfile:
     location: str
     name_lang: str  # BCP 47 tag of the name shown
     text_lang: str  # BCP 47 tag of the profile's own texts (description, main products)
+    #: The profile's texts as written (never translated): their language, for the page's
+    #: "original in ..." badge when it is not the viewer's.
+    text: LocalisedText
+    #: The Chinese script the legal name is written in when `name` is its conversion into
+    #: the viewer's script; "" otherwise.
+    name_converted_from: str = ""
 
 
 def _labels(values: Any, choices: dict[str, Any]) -> list[str]:
@@ -143,23 +150,39 @@ def company_profile(company: Company, *, language: str) -> CompanyProfile:
     language = normalise_ui_language(language)
     country = country_name(company.country, language)
     place = ", ".join(p for p in (company.city, company.province, country) if p)
-    text_lang = language_tag(company.original_language)
+    written_in = company.name_script()
+    text_lang = language_tag(written_in)
+    name = company.name_for(language)
+    converted = name != company.legal_name and is_convertible(written_in, language)
+    if language == "en" and company.english_name:
+        name_lang = "en"
+    else:
+        name_lang = language_tag(language) if converted else text_lang
     return CompanyProfile(
         company=company,
-        name=company.name_for(language),
+        name=name,
         country_name=country,
         business_types=business_type_labels(company.business_types),
         markets=_labels(company.main_markets, dict(Market.choices)),
         employees=str(dict(EmployeeRange.choices).get(company.employee_range, "")),
         certifications=certification_names(company.certifications),
         location=place,
-        name_lang="en" if language == "en" and company.english_name else text_lang,
+        name_lang=name_lang,
         text_lang=text_lang,
+        text=LocalisedText(
+            title=company.legal_name,
+            written_description=company.description,
+            language=written_in,
+            original_language=written_in,
+            viewer_language=language,
+            is_translation=False,
+        ),
+        name_converted_from=written_in if converted else "",
     )
 
 
 def api_companies(
-    *, country: str | None = None, business_type: str | None = None, after_id: int | None = None
+    *, country: str | None = None, business_type: str | None = None
 ) -> QuerySet[Company]:
     """Companies for the API, newest id first."""
     companies = public_companies()
@@ -167,6 +190,4 @@ def api_companies(
         companies = companies.filter(country=country)
     if business_type:
         companies = with_business_type(companies, business_type)
-    if after_id is not None:
-        companies = companies.filter(id__lt=after_id)
     return companies.order_by("-id")

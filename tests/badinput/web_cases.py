@@ -208,7 +208,13 @@ def _quotation(w: World) -> dict[str, Any]:
     return {
         "unit_price": "2.30",
         "currency": "USD",
-        "price_tiers": "10000, 2.10",
+        # Volume prices: one row of the form's repeated rows (a Django formset).
+        "tiers-TOTAL_FORMS": "2",
+        "tiers-INITIAL_FORMS": "0",
+        "tiers-0-min_quantity": "10000",
+        "tiers-0-unit_price": "2.10",
+        "tiers-1-min_quantity": "",
+        "tiers-1-unit_price": "",
         "moq": "1000",
         "lead_time_days": "30",
         "incoterm": "FOB",

@@ -33,14 +33,49 @@ def test_translation_in_the_viewer_language_is_chosen():
 
 
 def test_original_is_shown_and_marked_when_no_translation_exists():
-    product = make_product(title="不锈钢保温杯", original_language="zh-hans")
+    product = make_product(title="Paslanmaz çelik termos", original_language="tr")
+
+    for language in ("en", "zh-hans", "zh-hant"):
+        text = selectors.localised_text(product, language)
+        assert text.title == "Paslanmaz çelik termos"
+        assert text.in_other_language and not text.is_converted
+        assert text.lang_tag == "tr"
+        assert text.language_name == "Türkçe"
+
+
+def test_fallback_is_the_viewer_language_then_english_then_the_original():
+    product = make_product(title="Paslanmaz çelik termos", original_language="tr")
+    translate(product, "en", "Stainless steel flask")
+    for language in ("zh-hans", "zh-hant"):
+        text = selectors.localised_text(product, language)
+        assert text.title == "Stainless steel flask"
+        assert text.language == "en" and text.is_translation and text.in_other_language
+    translate(product, "zh-hans", "不锈钢保温杯")
+    assert selectors.localised_text(product, "zh-hans").title == "不锈钢保温杯"
+    # The other Chinese script, converted, comes before English.
+    traditional = selectors.localised_text(product, "zh-hant")
+    assert traditional.title == "不鏽鋼保溫杯"
+    assert traditional.converted_from == "zh-hans" and traditional.is_translation
+
+
+def test_the_other_chinese_script_is_converted_for_display():
+    product = make_product(
+        title="不锈钢保温杯", description="<p>保温效果好</p>", original_language="zh-hans"
+    )
     translate(product, "en", "Stainless steel vacuum cup")
 
     traditional = selectors.localised_text(product, "zh-hant")
-    assert traditional.title == "不锈钢保温杯"
-    assert traditional.in_other_language
-    assert traditional.lang_tag == "zh-Hans"
-    assert traditional.language_name == "简体中文"
+    assert traditional.title == "不鏽鋼保溫杯"
+    assert traditional.description == "<p>保溫效果好</p>"
+    assert traditional.is_converted and traditional.converted_from == "zh-hans"
+    assert traditional.lang_tag == "zh-Hant" and not traditional.in_other_language
+    assert not traditional.is_translation
+
+    back = make_product(title="不鏽鋼保溫杯", original_language="zh-hant")
+    simplified = selectors.localised_text(back, "zh-hans")
+    assert simplified.title == "不锈钢保温杯" and simplified.converted_from == "zh-hant"
+    assert selectors.localised_text(back, "zh-hant").title == "不鏽鋼保溫杯"
+    assert not selectors.localised_text(back, "zh-hant").is_converted
 
 
 def test_translation_without_description_falls_back_to_the_original_description():

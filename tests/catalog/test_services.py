@@ -13,6 +13,7 @@ from tests.catalog.supplier_factories import (
     image_upload,
     make_cast,
     png_bytes,
+    real_png,
     snapshot,
     valid_fields,
 )
@@ -368,6 +369,23 @@ def test_image_add_refuses_bad_files_and_saves_nothing(owner, draft, settings, c
     assert caught.value.code == ProductErrorCode.IMAGE_REJECTED
     assert caught.value.message_dict["image"]
     assert snapshot(draft) == before
+    assert not ProductImage.objects.exists()
+
+
+@pytest.mark.parametrize("size", [(20_000, 20_000), (12_000, 12_000), (6_000, 5_000)])
+def test_a_whole_png_with_too_many_pixels_is_refused_for_its_pixels(owner, draft, size):
+    """A real, complete PNG (small in bytes, every row present): above Pillow's own
+    decompression-bomb limit (20000 × 20000), between its warning and its error (12000 ×
+    12000), and just above the site's limit (6000 × 5000 = 30 million). Each is refused
+    because of its pixels, never as "not a valid image"."""
+    width, height = size
+    with pytest.raises(ProductError) as caught:
+        services.product_image_add(
+            actor=owner, product=draft, upload=image_upload("big.png", real_png(width, height))
+        )
+    assert caught.value.code == ProductErrorCode.IMAGE_REJECTED
+    (message,) = caught.value.message_dict["image"]
+    assert "pixels" in message and "not a valid image" not in message, message
     assert not ProductImage.objects.exists()
 
 

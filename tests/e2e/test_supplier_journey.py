@@ -102,9 +102,11 @@ def test_supplier_publishes_a_product_that_a_traditional_chinese_reader_finds(
     page.wait_for_url("**/zh-hant/**")
     assert page.locator("html").get_attribute("lang") == "zh-hant"
 
-    # The public product page, in Traditional Chinese, with the photo.
+    # The public product page, in Traditional Chinese, with the photo: the simplified title
+    # is shown converted, marked as such, with the original one click away.
     page.goto(f"{base}/zh-hant/products/{product.pk}-{product.slug}/")
-    assert page.locator("h1").inner_text().startswith("不锈钢真空保温杯")
+    assert page.locator("h1").inner_text().startswith("不鏽鋼真空保溫杯")
+    assert "不锈钢真空保温杯" in page.content()
     assert page.locator("html").get_attribute("lang") == "zh-hant"
     gallery_image = page.locator("main img[src*='/media/']").first
     assert gallery_image.is_visible()
@@ -117,4 +119,4 @@ def test_supplier_publishes_a_product_that_a_traditional_chinese_reader_finds(
     assert card.is_visible()
     card.click()
     page.wait_for_url(f"**/zh-hant/products/{product.pk}-**")
-    assert page.locator("h1").inner_text().startswith("不锈钢真空保温杯")
+    assert page.locator("h1").inner_text().startswith("不鏽鋼真空保溫杯")

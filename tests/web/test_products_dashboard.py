@@ -15,6 +15,7 @@ from tests.catalog.supplier_factories import (
     image_upload,
     make_cast,
     png_bytes,
+    real_png,
     snapshot,
 )
 from tests.factories import leaf_category, make_category, make_product, make_user
@@ -450,3 +451,173 @@ def test_operator_without_company_param_gets_404(client, cast):
     assert client.get(reverse("products:list")).status_code == 404
     response = client.get(reverse("products:list") + f"?company={cast.company.pk}")
     assert response.status_code == 200
+
+
+# --- the form's error summary, listing language, category picker (#13) ---------------------
+
+
+def test_errors_are_summarised_at_the_top_each_linked_to_its_field(client, cast):
+    login(client, cast.actor("member"))
+    response = client.post(
+        reverse("products:create"),
+        form_data(moq="many", incoterms=["XXX"]),
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    start = html.index('class="error-summary"')
+    assert start < html.index('<form method="post" class="stacked product-form"')
+    summary = html[html.rfind("<div", 0, start) : html.index("</div>", start)]
+    assert 'role="alert"' in summary and 'tabindex="-1"' in summary
+    for target in ("id_moq", "id_incoterms_0"):
+        assert f'href="#{target}"' in summary, target
+    assert "Minimum order quantity: Enter a number." in summary
+    # Each field names its error for assistive technology.
+    assert 'aria-describedby="id_moq_error"' in html and 'id="id_moq_error"' in html
+    assert 'aria-invalid="true"' in html
+    assert "tradepost/forms.js" in html
+    assert not Product.objects.exists()
+    # What the service refuses is summarised the same way.
+    response = client.post(reverse("products:create"), form_data(title="", category_id=""))
+    html = response.content.decode()
+    summary = html[html.index('class="error-summary"') :]
+    summary = summary[: summary.index("</div>")]
+    assert 'href="#id_title"' in summary and 'href="#id_category_id"' in summary
+    assert not Product.objects.exists()
+
+
+def test_the_error_summary_speaks_the_viewer_language(client, cast):
+    login(client, cast.actor("member"))
+    response = client.post("/zh-hant/dashboard/products/create/", form_data(moq="many"))
+    html = response.content.decode()
+    summary = html[
+        html.index('class="error-summary"') : html.index(
+            "</div>", html.index('class="error-summary"')
+        )
+    ]
+    assert 'href="#id_moq"' in summary
+    assert "problem" not in summary and "Enter a number" not in summary
+    assert "：" in summary  # the full-width colon of "label: message"
+
+
+def test_a_valid_page_has_no_error_summary(client, cast):
+    login(client, cast.actor("member"))
+    assert "error-summary" not in client.get(reverse("products:create")).content.decode()
+
+
+def _selected_language(html: str) -> str:
+    select = html[html.index('name="original_language"') :]
+    select = select[: select.index("</select>")]
+    marker = select.index(" selected")
+    return select[
+        select.rindex('value="', 0, marker) + 7 : select.index(
+            '"', select.rindex('value="', 0, marker) + 7
+        )
+    ]
+
+
+def test_a_new_listing_is_in_the_company_language_by_default(client, cast):
+    cast.company.original_language = "zh-hans"
+    cast.company.save(update_fields=["original_language"])
+    login(client, cast.actor("member"))
+    assert _selected_language(client.get(reverse("products:create")).content.decode()) == (
+        "zh-hans"
+    )
+    cast.company.original_language = "tr"
+    cast.company.save(update_fields=["original_language"])
+    assert (
+        _selected_language(client.get("/zh-hant/dashboard/products/create/").content.decode())
+        == "tr"
+    )
+
+
+def test_without_a_known_company_language_the_page_language_is_the_default(client, cast):
+    cast.company.original_language = ""
+    cast.company.save(update_fields=["original_language"])
+    login(client, cast.actor("member"))
+    assert _selected_language(
+        client.get("/zh-hant/dashboard/products/create/").content.decode()
+    ) == ("zh-hant")
+
+
+def test_the_category_field_is_a_picker_over_a_plain_select(client, cast):
+    login(client, cast.actor("member"))
+    html = client.get(reverse("products:create")).content.decode()
+    # Without the script the grouped <select> still works.
+    assert '<select name="category_id"' in html and "<optgroup" in html
+    assert "data-category-picker" in html
+    assert f'data-categories-url="{reverse("products:category_options")}"' in html
+    assert f'data-suggest-url="{reverse("products:category_suggestions")}"' in html
+    assert 'data-title-field="id_title"' in html
+
+
+def test_category_options_give_every_leaf_with_its_full_path_in_the_page_language(client, cast):
+    top = make_category(name_en="Home <b>and</b> garden", name_zh_hant="家居<b>園藝</b>")
+    leaf = make_category(parent=top, name_en="Kettles", name_zh_hans="水壶", name_zh_hant="水壺")
+    assert is_login_redirect(client.get(reverse("products:category_options")))
+    login(client, cast.actor("member"))
+    response = client.get("/zh-hant/dashboard/products/categories/")
+    assert response.status_code == 200
+    # JSON (the script puts it in the page as text, never as markup).
+    assert response["Content-Type"] == "application/json"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    options = {row["id"]: row for row in response.json()["categories"]}
+    assert options[leaf.pk]["path"] == "家居<b>園藝</b> › 水壺"
+    assert "kettles" in options[leaf.pk]["terms"] and "水壶" in options[leaf.pk]["terms"]
+    assert top.pk not in options  # only leaves take products
+
+
+def test_category_suggestions_for_a_title(client, cast):
+    assert is_login_redirect(client.get(reverse("products:category_suggestions")))
+    login(client, cast.actor("member"))
+    url = reverse("products:category_suggestions")
+    answer = client.get(url, {"title": "Stainless steel vacuum flask 500 ml"}).json()
+    assert 1 <= len(answer["suggestions"]) <= 5
+    assert answer["suggestions"][0]["path"].endswith("Vacuum Flasks and Insulated Bottles")
+    chinese = client.get(
+        "/zh-hans/dashboard/products/categories/suggestions/", {"title": "不锈钢保温杯"}
+    )
+    assert chinese.json()["suggestions"][0]["path"].endswith("保温瓶")
+    assert client.get(url, {"title": "<script>alert(1)</script>"}).json() == {"suggestions": []}
+    assert client.get(url).json() == {"suggestions": []}
+    assert client.get(url, {"title": "x" * 5000}).status_code == 200
+
+
+# --- a refused photo: a banner at the top, the reason at the photos (#13) -------------------
+
+
+def test_a_refused_photo_says_so_at_the_top_and_at_the_photos(client, cast):
+    login(client, cast.actor("member"))
+    product = make_product(company=cast.company, status=ProductStatus.DRAFT)
+    url = reverse("products:image_add", kwargs={"pk": product.pk})
+    response = client.post(url, {"image": image_upload("notes.png", b"just some text" * 20)})
+    assert response.status_code == 200
+    html = response.content.decode()
+    banner = html.index('id="photo-refused-banner"')
+    assert banner < html.index("<h1>")
+    assert 'role="alert"' in html[html.rfind("<div", 0, banner) : banner + 200]
+    assert html.index("not a valid image", banner) < html.index('id="photos"')
+    assert html.index("not a valid image", html.index('id="photos"'))  # and at the upload
+    # The form sends the browser back to the photos, where the reason is.
+    assert f'action="{url}#photos"' in html
+    assert 'href="#photos"' in html
+    assert not product.images.exists()
+
+
+def test_a_real_20000_by_20000_png_is_refused_for_its_pixels_not_as_not_an_image(client, cast):
+    login(client, cast.actor("member"))
+    product = make_product(company=cast.company, status=ProductStatus.DRAFT)
+    data = real_png(20_000, 20_000)
+    assert len(data) < 1024 * 1024  # a small file: only its pixels are too many
+    url = reverse("products:image_add", kwargs={"pk": product.pk})
+    response = client.post(url, {"image": image_upload("huge.png", data)})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "not a valid image" not in html
+    assert "too many pixels" in html
+    assert "photo-refused-banner" in html
+    assert not product.images.exists()
+    zh = client.post(
+        f"/zh-hans/dashboard/products/{product.pk}/images/",
+        {"image": image_upload("huge.png", data)},
+    )
+    assert "pixels" not in zh.content.decode().split('id="photo-refused-banner"')[1][:400]

@@ -204,7 +204,8 @@ def test_product_page_renders_in_every_language(client, language, media_root):
     add_image(product)
     html = assert_language_page(client.get(product_url(product, language)), language)
     assert "Keeps <strong>hot</strong> for 12 hours." in html  # sanitised HTML kept
-    assert "Ningbo" in html and "FOB, CIF" in html
+    port = {"en": "Ningbo", "zh-hans": "宁波", "zh-hant": "寧波"}[language]
+    assert f'<td lang="{HREFLANG[language]}">{port}</td>' in html and "FOB, CIF" in html
     assert f'href="{settings.SITE_URL}/zh-hans/products/{product.pk}-vacuum-flask/"' in html
     assert f'href="{settings.SITE_URL}/zh-hant/products/{product.pk}-vacuum-flask/"' in html
     assert 'property="og:image" content="http' in html
@@ -222,10 +223,13 @@ def test_product_page_shows_viewer_translation_and_marks_original(client):
     html = client.get(product_url(product, "en")).content.decode()
     assert '<h1 lang="en">Stainless steel vacuum cup</h1>' in html
     assert 'id="original"' in html and "不锈钢保温杯" in html
-    # no translation in Traditional Chinese: the original, marked with its language
+    # no translation in Traditional Chinese: the original converted, marked, the original
+    # on the same page
     html = client.get(product_url(product, "zh-hant")).content.decode()
-    assert '<h1 lang="zh-Hans">不锈钢保温杯</h1>' in html
-    assert '<span class="lang-mark" lang="zh-Hans"' in html
+    assert '<h1 lang="zh-Hant">不鏽鋼保溫杯</h1>' in html
+    assert '<span class="lang-mark converted">由簡體中文自動轉換</span>' in html
+    assert '<a href="#original">' in html
+    assert '<h3 lang="zh-Hans">不锈钢保温杯</h3>' in html
 
 
 def test_product_page_redirects_to_canonical_slug(client):

@@ -22,6 +22,17 @@ def _login(client, user):
     assert client.login(email=user.email, password=PASSWORD)
 
 
+def tier_rows(*rows, initial=0, deleted=()):
+    """The volume-price rows of the quotation form, as the browser posts them."""
+    data = {"tiers-TOTAL_FORMS": str(len(rows)), "tiers-INITIAL_FORMS": str(initial)}
+    for index, (quantity, price) in enumerate(rows):
+        data[f"tiers-{index}-min_quantity"] = quantity
+        data[f"tiers-{index}-unit_price"] = price
+        if index in deleted:
+            data[f"tiers-{index}-DELETE"] = "on"
+    return data
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_board_and_detail_render_in_each_language(client, language):
     buyer, _company = make_trader(country="NL")
@@ -105,8 +116,10 @@ def test_form_errors_are_shown_next_to_fields_and_nothing_saved(client):
         },
     )
     assert response.status_code == 200
-    assert 'id="id_quantity_errors"' in response.text
-    assert 'id="id_deadline_errors"' in response.text
+    # Each error is what its field's aria-describedby names.
+    assert 'id="id_quantity_error"' in response.text
+    assert 'aria-describedby="id_quantity_error"' in response.text
+    assert 'id="id_deadline_error"' in response.text
     assert "<script>x</script>" not in response.text
     assert BuyingRequest.objects.count() == 0
 
@@ -122,7 +135,7 @@ def test_quote_through_the_form_and_buyer_awards(client):
         {
             "unit_price": "3.2",
             "currency": "CNY",
-            "price_tiers": "1000, 3.0\n5000, 2.8",
+            **tier_rows(("1000", "3.0"), ("5000", "2.8")),
             "moq": "500",
             "lead_time_days": "20",
             "incoterm": "FOB",
@@ -194,9 +207,33 @@ def test_board_filters_through_the_page(client):
     assert f'<option value="{leaf.pk}" selected>' in response.text
     hostile = client.get(
         _url("board"),
-        {"category": "<script>", "destination": "<x", "min_quantity": "NaN", "posted": "-1"},
+        {
+            "category": "<script>",
+            "destination": "<x",
+            "quantity_min": "NaN",
+            "quantity_max": "1e999",
+            "posted_within": "-1",
+        },
     )
     assert hostile.status_code == 200
+
+
+def test_board_filters_have_the_names_of_the_api_and_the_search(client):
+    big = make_request(title="Twenty thousand flasks", quantity="20000")
+    make_request(title="Fifty mugs", quantity="50")
+    old = make_request(title="An old request", quantity="20000")
+    BuyingRequest.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=40))
+    response = client.get(
+        _url("board"), {"quantity_min": "1000", "quantity_max": "50000", "posted_within": "30"}
+    )
+    assert big.title in response.text
+    assert "Fifty mugs" not in response.text and old.title not in response.text
+    for name in ("quantity_min", "quantity_max", "posted_within", "destination", "category"):
+        assert f'name="{name}"' in response.text
+    for name in ("min_quantity", "max_quantity", "posted", "destination_country"):
+        assert f'name="{name}"' not in response.text
+    # The spellings of old filter nothing.
+    assert "Fifty mugs" in client.get(_url("board"), {"min_quantity": "1000"}).text
 
 
 def test_decline_without_reason_is_refused_with_a_message(client):
@@ -252,3 +289,124 @@ def test_outcome_pages_after_award_in_each_language(client, language):
     client.logout()
     _login(client, stranger)
     assert client.get(_url("request_detail", language, pk=request.pk)).status_code == 404
+
+
+# --- volume prices as rows ------------------------------------------------------------------
+
+
+def _quote_fields(**overrides):
+    fields = {
+        "unit_price": "3.2",
+        "currency": "USD",
+        "moq": "500",
+        "lead_time_days": "20",
+        "incoterm": "FOB",
+        "named_place": "Ningbo",
+        "payment_terms": ["tt"],
+        "valid_until": (timezone.localdate() + timedelta(days=30)).isoformat(),
+        "message": "Hello",
+    }
+    fields.update(overrides)
+    return fields
+
+
+@pytest.fixture
+def quoting(client):
+    buyer, _company = make_trader(country="NL")
+    request = make_request(actor=buyer)
+    supplier, supplier_company = make_trader()
+    _login(client, supplier)
+    return request, supplier_company
+
+
+def test_the_quote_form_offers_volume_price_rows_not_a_hidden_syntax(client, quoting):
+    request, _company = quoting
+    html = client.get(_url("quote", pk=request.pk)).text
+    assert 'name="price_tiers"' not in html
+    assert 'name="tiers-TOTAL_FORMS"' in html
+    assert 'name="tiers-0-min_quantity"' in html and 'name="tiers-1-unit_price"' in html
+    assert "data-formset-add" in html and "<template data-formset-template>" in html
+    assert 'name="tiers-__prefix__-min_quantity"' in html  # the row "Add a row" copies
+    assert "tradepost/forms.js" in html
+
+
+def test_volume_price_rows_are_saved_in_quantity_order_blank_and_removed_rows_skipped(
+    client, quoting
+):
+    request, company = quoting
+    rows = tier_rows(("5000", "2.8"), ("", ""), ("1000", "3.0"), ("2000", "9"), deleted=(3,))
+    response = client.post(_url("quote", pk=request.pk), {**_quote_fields(), **rows})
+    assert response.status_code == 302
+    quotation = Quotation.objects.get(supplier=company)
+    assert quotation.price_tiers == [
+        {"min_quantity": "1000.000", "unit_price": "3.0000"},
+        {"min_quantity": "5000.000", "unit_price": "2.8000"},
+    ]
+    # Revising shows the stored rows as numbers a person writes, and a blank row to add one.
+    html = client.get(_url("quote", pk=request.pk)).text
+    assert 'name="tiers-0-min_quantity" value="1000"' in html
+    assert 'name="tiers-1-unit_price" value="2.8"' in html
+    assert 'name="tiers-2-min_quantity"' in html
+
+
+def test_each_bad_row_says_what_is_wrong_in_its_row_and_nothing_is_saved(client, quoting):
+    request, company = quoting
+    rows = tier_rows(("1000", ""), ("abc", "2.5"), ("-5", "2"), ("1000", "2.9"))
+    response = client.post(_url("quote", pk=request.pk), {**_quote_fields(), **rows})
+    assert response.status_code == 200
+    html = response.text
+    assert 'id="id_tiers-0-unit_price_error"' in html
+    assert "Give the unit price from this quantity on." in html
+    assert 'id="id_tiers-1-min_quantity_error"' in html and "Enter a number." in html
+    assert 'id="id_tiers-2-min_quantity_error"' in html
+    assert "Enter a number greater than zero." in html
+    assert 'aria-describedby="id_tiers-1-min_quantity_error"' in html
+    # The summary at the top names the row and links to its box.
+    assert 'href="#id_tiers-1-min_quantity"' in html and "Row 2, From quantity" in html
+    assert not Quotation.objects.filter(supplier=company).exists()
+
+
+def test_two_rows_from_the_same_quantity_are_refused(client, quoting):
+    request, company = quoting
+    rows = tier_rows(("1000", "3"), ("1000", "2.9"))
+    response = client.post(_url("quote", pk=request.pk), {**_quote_fields(), **rows})
+    assert response.status_code == 200
+    assert "Another row already starts from this quantity." in response.text
+    assert 'id="id_tiers-1-min_quantity_error"' in response.text
+    assert not Quotation.objects.filter(supplier=company).exists()
+
+
+def test_more_rows_than_allowed_are_refused(client, quoting):
+    request, company = quoting
+    rows = tier_rows(*[(str(1000 * n), "2") for n in range(1, 13)])
+    response = client.post(_url("quote", pk=request.pk), {**_quote_fields(), **rows})
+    assert response.status_code == 200
+    assert "error-summary" in response.text
+    assert not Quotation.objects.filter(supplier=company).exists()
+
+
+def test_a_post_without_the_rows_quotes_one_price(client, quoting):
+    request, company = quoting
+    response = client.post(_url("quote", pk=request.pk), _quote_fields())
+    assert response.status_code == 302
+    assert Quotation.objects.get(supplier=company).price_tiers == []
+
+
+def test_row_errors_are_in_chinese_on_the_chinese_page(client, quoting):
+    request, _company = quoting
+    rows = tier_rows(("1000", ""))
+    response = client.post(_url("quote", "zh-hans", pk=request.pk), {**_quote_fields(), **rows})
+    assert response.status_code == 200
+    assert "Give the unit price" not in response.text
+    assert 'role="alert"' in response.text
+
+
+@pytest.mark.parametrize("total", ["x", "-1", "99999999999999999999", "１"])
+def test_tampered_row_counts_never_fail_the_page(client, quoting, total):
+    request, company = quoting
+    data = {**_quote_fields(), **tier_rows(("1000", "3")), "tiers-TOTAL_FORMS": total}
+    response = client.post(_url("quote", pk=request.pk), data)
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:
+        assert "error-summary" in response.text
+        assert not Quotation.objects.filter(supplier=company).exists()

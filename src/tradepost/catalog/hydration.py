@@ -5,7 +5,7 @@ state. Building those 20 products through the ORM costs 2.1 ms of Python at its 
 (`only()`, `select_related`, `values_list`: compiling three queries and running
 `Model.__init__` for each instance), 3.2 ms as the catalogue pages do it (two prefetches),
 against 0.65 ms here, for well under a millisecond of SQL (`tradepost bench hydration`,
-docs/adr/0016-result-hydration.md; the tests compare the cards with both ORM readings). Here one
+docs/adr/0013-result-hydration.md; the tests compare the cards with both ORM readings). Here one
 statement (products joined to their company, category, translation and first picture) is
 written once per process and run with a plain cursor, and its values go through the
 converters Django itself would apply (so dates, decimals and JSON come back the same on
@@ -14,9 +14,11 @@ SQLite and PostgreSQL); the model instances are built as `Model.from_db` builds 
 attached the way `select_related` attaches them.
 
 What a product carries afterwards: its company and category (no query on access), and
-`viewer_translations` (its translation into the viewer's language, as
-`catalog.selectors.localised_text` expects). Its first picture gives the card's thumbnail
-(the picture rows are read as paths, not model instances).
+`viewer_translations` (its translations into the languages the viewer may be shown,
+`catalog.selectors.fallback_languages`: theirs, the other Chinese script, English; as
+`catalog.selectors.localised_text` expects; a product with two of them comes on two rows).
+Its first picture gives the card's thumbnail (the picture rows are read as paths, not model
+instances).
 
 Only the columns a result shows are read (`CARD_FIELDS`: the results page, the API's hits,
 the supplier matching of buying requests); the rest (a product's attributes and payment
@@ -38,7 +40,7 @@ from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
 
 from tradepost.catalog.models import Category, Product, ProductImage, ProductTranslation
-from tradepost.catalog.selectors import ProductCard, localised_text
+from tradepost.catalog.selectors import ProductCard, fallback_languages, localised_text
 from tradepost.companies.models import Company
 from tradepost.core.countries import country_name
 
@@ -165,15 +167,16 @@ class _Statement:
     company: _Columns
     category: _Columns
     translation: _Columns
-    #: With `{ids}` for the ids' placeholders, after the one for the language.
+    #: With `{languages}` and `{ids}` for the placeholders of the languages, then the ids.
     sql: str
 
 
 @cache
 def _statement(db: str, vendor: str) -> _Statement:
     """The statement that loads a page of products for database `db`: each product with its
-    company, its category, its translation into the viewer's language (if any) and its first
-    picture (thumbnail and image), one row per product."""
+    company, its category, its first picture (thumbnail and image) and one of its
+    translations into the languages a viewer may be shown: one row per translation found, one
+    row for a product with none."""
     quote = connections[db].ops.quote_name
     product = _columns(Product, "p", db)
     company = _columns(Company, "c", db)
@@ -198,7 +201,8 @@ def _statement(db: str, vendor: str) -> _Statement:
         f"INNER JOIN {table(Company)} c ON c.{quote('id')} = p.{quote('company_id')} "
         f"INNER JOIN {table(Category)} k ON k.{quote('id')} = p.{quote('category_id')} "
         f"LEFT OUTER JOIN {table(ProductTranslation)} t "
-        f"ON t.{quote('product_id')} = p.{quote('id')} AND t.{quote('language')} = %s "
+        f"ON t.{quote('product_id')} = p.{quote('id')} "
+        f"AND t.{quote('language')} IN ({{languages}}) "
         f"LEFT OUTER JOIN {pictures} i ON i.{quote('id')} = ({first_picture}) "
         f"WHERE p.{quote('id')} IN ({{ids}})"
     )
@@ -225,9 +229,12 @@ def load_products(ids: Sequence[int], language: str) -> dict[int, tuple[Product,
     connection = connections[db]
     statement = _statement(db, connection.vendor)
     company_field, category_field, translation_product = _relation_fields()
-    placeholders = ", ".join(["%s"] * len(ids))
+    languages = fallback_languages(language)
+    sql = statement.sql.format(
+        languages=", ".join(["%s"] * len(languages)), ids=", ".join(["%s"] * len(ids))
+    )
     with connection.cursor() as cursor:
-        cursor.execute(statement.sql.format(ids=placeholders), [language, *(int(i) for i in ids)])
+        cursor.execute(sql, [*languages, *(int(i) for i in ids)])
         rows = cursor.fetchall()
     company_start = statement.product.width
     category_start = company_start + statement.company.width
@@ -237,6 +244,13 @@ def load_products(ids: Sequence[int], language: str) -> dict[int, tuple[Product,
     companies: dict[int, Company] = {}
     categories: dict[int, Category] = {}
     for row in rows:
+        seen = loaded.get(row[0])  # the product's id comes first
+        if seen is not None:  # the same product on a further row: one more translation
+            if row[translation_start] is not None:
+                found = statement.translation.instance(row, translation_start, db, connection)
+                translation_product.set_cached_value(found, seen[0])
+                seen[0].viewer_translations.append(found)  # type: ignore[attr-defined]
+            continue
         product = statement.product.instance(row, 0, db, connection)
         company = companies.get(row[company_start])
         if company is None:

@@ -8,11 +8,13 @@ original language, marked as such so the page can label it.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 
 from tradepost.catalog.models import (
     Category,
@@ -23,6 +25,7 @@ from tradepost.catalog.models import (
     ProductStatus,
     ProductTranslation,
 )
+from tradepost.core.chinese_scripts import convert_script, is_convertible, other_script
 from tradepost.core.countries import country_name
 from tradepost.core.languages import normalise_ui_language
 
@@ -167,13 +170,21 @@ def published_products() -> QuerySet[Product]:
     return Product.objects.filter(status=ProductStatus.PUBLISHED)
 
 
+def fallback_languages(language: str) -> tuple[str, ...]:
+    """The languages a viewer is shown a product's text in, best first: their own, the other
+    Chinese script (converted into theirs for display), English. The original comes last."""
+    language = normalise_ui_language(language)
+    other = other_script(language)
+    return tuple(code for code in (language, other, "en") if code) if language != "en" else ("en",)
+
+
 def _with_listing_relations(products: QuerySet[Product], language: str) -> QuerySet[Product]:
     """Everything a product card needs in three queries, whatever the number of cards."""
     return products.select_related("company", "category").prefetch_related(
         Prefetch("images", queryset=ProductImage.objects.order_by("position", "id")),
         Prefetch(
             "translations",
-            queryset=ProductTranslation.objects.filter(language=language),
+            queryset=ProductTranslation.objects.filter(language__in=fallback_languages(language)),
             to_attr="viewer_translations",
         ),
     )
@@ -184,11 +195,25 @@ class LocalisedText:
     """A product's title and description as one viewer reads them."""
 
     title: str
-    description: str  # HTML sanitised when written
-    language: str  # the language of this text
+    written_description: str  # HTML sanitised when written, in the script it was written in
+    language: str  # the language of this text (the viewer's when converted for display)
     original_language: str
     viewer_language: str
     is_translation: bool
+    #: The Chinese script the text was written in when it is shown converted into the
+    #: viewer's ("zh-hans" on a zh-Hant page, "zh-hant" on a zh-Hans page); "" otherwise.
+    converted_from: str = ""
+
+    @cached_property
+    def description(self) -> str:
+        """The description as shown (converted only when read: a card never reads it)."""
+        return convert_script(
+            self.written_description, written_in=self.converted_from, reader=self.language
+        )
+
+    @property
+    def is_converted(self) -> bool:
+        return bool(self.converted_from)
 
     @property
     def lang_tag(self) -> str:
@@ -208,42 +233,53 @@ class LocalisedText:
         return self.language != self.viewer_language
 
 
-def localised_text(product: Product, language: str) -> LocalisedText:
-    """The product's text in `language` when a translation exists, else the original."""
-    language = normalise_ui_language(language)
-    original = (product.original_language or "en").lower()
-    translation = None
-    if original != language:
-        candidates = getattr(product, "viewer_translations", None)
-        if candidates is None:
-            candidates = list(product.translations.all())
-        translation = next(
-            (t for t in candidates if t.language.lower() == language and t.title), None
-        )
-    if translation is not None:
-        return LocalisedText(
-            title=translation.title,
-            description=translation.description or product.description,
-            language=language,
-            original_language=original,
-            viewer_language=language,
-            is_translation=True,
-        )
-    return LocalisedText(
-        title=product.title,
-        description=product.description,
-        language=original,
-        original_language=original,
-        viewer_language=language,
-        is_translation=False,
+def _in_reader_script(text: LocalisedText) -> LocalisedText:
+    """`text` converted into the viewer's Chinese script when written in the other one."""
+    if not is_convertible(text.language, text.viewer_language):
+        return text
+    return replace(
+        text,
+        title=convert_script(text.title, written_in=text.language, reader=text.viewer_language),
+        language=text.viewer_language,
+        converted_from=text.language,
     )
 
 
+def localised_text(product: Product, language: str) -> LocalisedText:
+    """The product's text for a viewer of `language`: a translation into their language, else
+    the text in the other Chinese script (converted into theirs), else in English, else the
+    original (marked with its language by the page). The candidates are the product's
+    `viewer_translations` when loaded (`fallback_languages`), else all its translations."""
+    language = normalise_ui_language(language)
+    original = (product.original_language or "en").lower()
+    candidates = getattr(product, "viewer_translations", None)
+    if candidates is None:
+        candidates = list(product.translations.all())
+    by_language = {t.language.lower(): t for t in candidates if t.title}
+    for wanted in fallback_languages(language):
+        if wanted == original:
+            break
+        translation = by_language.get(wanted)
+        if translation is not None:
+            return _in_reader_script(
+                LocalisedText(
+                    title=translation.title,
+                    written_description=translation.description or product.description,
+                    language=wanted,
+                    original_language=original,
+                    viewer_language=language,
+                    is_translation=True,
+                )
+            )
+    return _in_reader_script(original_text(product, language))
+
+
 def original_text(product: Product, language: str) -> LocalisedText:
+    """The product's text as the supplier wrote it."""
     original = (product.original_language or "en").lower()
     return LocalisedText(
         title=product.title,
-        description=product.description,
+        written_description=product.description,
         language=original,
         original_language=original,
         viewer_language=normalise_ui_language(language),
@@ -360,9 +396,13 @@ class ProductDetail:
     company_country: str
     origin_country: str
     hs_description: str
+    hs_heading: HSHeading
     payment_terms: list[str]
     incoterms: list[str]
     attributes: list[tuple[str, str]]
+    #: The text as the supplier wrote it: the language of what is never translated (the
+    #: attributes), for their `lang` and "original in ..." badge.
+    as_written: LocalisedText
 
 
 def product_attributes(raw: Any) -> list[tuple[str, str]]:
@@ -410,15 +450,65 @@ def hs_code_description(code: str) -> str:
     return row or ""
 
 
+@dataclass(frozen=True)
+class HSHeading:
+    """What an HS code stands for, as a viewer reads it.
+
+    The project ships the HS 2022 descriptions in English only (the official text, which
+    customs brokers quote). A Chinese reader is shown the name, in their script, of the
+    category of the tree filed under the code (its subheading, else its heading, else its
+    chapter), with the official English text after it, marked as English; an English reader
+    the official text alone.
+    """
+
+    code: str
+    official: str  # the HS 2022 description, in English
+    local_name: str  # a category name in the viewer's language ("" when none is shown)
+
+
+def hs_heading(code: str, *, language: str, category: Category | None = None) -> HSHeading:
+    """The HS code's description for a viewer of `language` (one query, two for Chinese
+    viewers). Among categories filed under the code, the longest matching code wins, then
+    `category` (the product's own) or one of its ancestors, then the deepest."""
+    language = normalise_ui_language(language)
+    official = hs_code_description(code)
+    if not code or language == "en":
+        return HSHeading(code=code, official=official, local_name="")
+    prefixes = [code[:n] for n in (6, 4, 2) if len(code) >= n]
+    as_text = Cast("hs_codes", TextField())
+    matches = Q()
+    for prefix in prefixes:
+        matches |= Q(hs_codes_text__contains=f'"{prefix}"')
+    found = list(Category.objects.alias(hs_codes_text=as_text).filter(matches))
+    own_paths = set()
+    if category is not None:
+        parts = category.path.split(".")
+        own_paths = {".".join(parts[:n]) for n in range(1, len(parts) + 1)}
+
+    def rank(candidate: Category) -> tuple[int, bool, int, str]:
+        codes = candidate.hs_codes if isinstance(candidate.hs_codes, list) else []
+        longest = max((len(p) for p in prefixes if p in codes), default=0)
+        return (-longest, candidate.path not in own_paths, -candidate.depth, candidate.path)
+
+    best = min(found, key=rank, default=None)
+    return HSHeading(
+        code=code, official=official, local_name=best.name_for(language) if best else ""
+    )
+
+
 def product_detail(product: Product, *, language: str) -> ProductDetail:
-    """Everything the product page shows (two more queries: ancestors and HS code)."""
+    """Everything the product page shows (two more queries: ancestors and HS code; on Chinese
+    pages a third: the categories filed under the HS code)."""
     language = normalise_ui_language(language)
     text = localised_text(product, language)
     ancestors = [*category_ancestors(product.category), product.category]
+    heading = hs_heading(product.hs_code, language=language, category=product.category)
     return ProductDetail(
         product=product,
         text=text,
-        original=original_text(product, language) if text.is_translation else None,
+        original=original_text(product, language)
+        if text.is_translation or text.is_converted
+        else None,
         images=list(product.images.all()),
         breadcrumbs=[CategoryNode(category=c, name=c.name_for(language)) for c in ancestors],
         category_name=product.category.name_for(language),
@@ -427,10 +517,12 @@ def product_detail(product: Product, *, language: str) -> ProductDetail:
         origin_country=country_name(product.origin_country, language)
         if product.origin_country
         else "",
-        hs_description=hs_code_description(product.hs_code),
+        hs_description=heading.official,
+        hs_heading=heading,
         payment_terms=payment_term_labels(product.payment_terms),
         incoterms=incoterm_codes(product.incoterms),
         attributes=product_attributes(product.attributes),
+        as_written=original_text(product, language),
     )
 
 
@@ -442,7 +534,6 @@ def api_products(
     category: Category | None = None,
     country: str | None = None,
     company_id: int | None = None,
-    after_id: int | None = None,
 ) -> QuerySet[Product]:
     """Published products, newest id first, with every relation the API writes out."""
     products = published_products()
@@ -452,8 +543,6 @@ def api_products(
         products = products.filter(company__country=country)
     if company_id is not None:
         products = products.filter(company_id=company_id)
-    if after_id is not None:
-        products = products.filter(id__lt=after_id)
     return (
         products.select_related("company", "category")
         .prefetch_related(

@@ -5,6 +5,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tradepost.core.chinese_scripts import convert_script
+
 
 class BusinessType(models.TextChoices):
     MANUFACTURER = "manufacturer", _("Manufacturer")
@@ -83,10 +85,15 @@ class Company(models.Model):
         return self.legal_name
 
     def name_for(self, language: str) -> str:
-        """The name a viewer reads: the English name for English viewers when there is one."""
+        """The name a viewer reads: the English name for English viewers when there is one;
+        a name written in the other Chinese script converted into the viewer's."""
         if language == "en" and self.english_name:
             return self.english_name
-        return self.legal_name
+        return convert_script(self.legal_name, written_in=self.name_script(), reader=language)
+
+    def name_script(self) -> str:
+        """The language the legal name is written in (the profile's language)."""
+        return (self.original_language or "en").lower()
 
 
 class Role(models.TextChoices):

@@ -1,7 +1,7 @@
 """What the index holds about each product, company and buying request, as records.
 
 The records are the search engine's own shapes; the domain apps read them from their tables
-and register how (`search.sources`, docs/adr/0019-search-sources.md): the engine imports no
+and register how (`search.sources`, docs/adr/0016-search-sources.md): the engine imports no
 domain app. The helpers here are what those readers share: plain SQL statements over a chunk
 of ids (no QuerySet compilation, no model instances) with each column's value converted the
 way Django would convert it, and memos for the JSON columns and descriptions' plain texts,

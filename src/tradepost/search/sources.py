@@ -1,6 +1,6 @@
 """Where the search engine reads its documents' records: sources the domain apps register.
 
-The engine imports no domain app (docs/adr/0019-search-sources.md). Each app with searchable
+The engine imports no domain app (docs/adr/0016-search-sources.md). Each app with searchable
 objects registers what it owns in its `AppConfig.ready()`: the companies app its companies,
 the catalogue its products and categories, sourcing its buying requests and the suppliers'
 response rates. The indexer, `tradepost reindex` and its check read through these, so a

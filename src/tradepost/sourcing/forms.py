@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -11,8 +12,8 @@ from tradepost.catalog.forms import category_choices, plain_number
 from tradepost.catalog.models import PaymentTerm, Unit
 from tradepost.core.countries import country_choices
 from tradepost.core.currencies import currency_choices
-from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
 from tradepost.core.incoterms import Incoterm
+from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
 
 
 def _blank(label: Any) -> list[tuple[str, Any]]:
@@ -80,13 +81,6 @@ class BuyingRequestForm(forms.Form):
 class QuotationForm(forms.Form):
     unit_price = forms.CharField(label=_("Unit price"), required=False, max_length=40)
     currency = forms.ChoiceField(label=_("Currency"), required=False)
-    price_tiers = forms.CharField(
-        label=_("Price tiers (optional)"),
-        help_text=_("One per line: minimum quantity, unit price. For example: 1000, 2.10"),
-        widget=forms.Textarea(attrs={"rows": 3}),
-        required=False,
-        max_length=2000,
-    )
     moq = forms.CharField(label=_("Minimum order quantity"), required=False, max_length=40)
     lead_time_days = forms.CharField(label=_("Lead time (days)"), required=False, max_length=10)
     incoterm = forms.ChoiceField(
@@ -114,19 +108,117 @@ class QuotationForm(forms.Form):
             _("Choose a currency")
         ) + currency_choices(normalise_ui_language(language))
 
-    def service_fields(self) -> dict[str, Any]:
+    def service_fields(self, *, price_tiers: list[dict[str, str]] | None = None) -> dict[str, Any]:
         data = dict(self.cleaned_data)
-        tiers: list[Any] = []
-        for line in (data.get("price_tiers") or "").splitlines():
-            if not line.strip():
-                continue
-            parts = [part.strip() for part in line.replace("，", ",").split(",")]
-            if len(parts) != 2:
-                tiers.append("bad")  # the service refuses it with a message
-                continue
-            tiers.append({"min_quantity": parts[0], "unit_price": parts[1]})
-        data["price_tiers"] = tiers
+        data["price_tiers"] = price_tiers or []
         return data
+
+
+#: Most volume-price rows a quotation takes (the service's limit).
+PRICE_TIERS_MAX = 10
+
+
+class PriceTierForm(forms.Form):
+    """One volume price: from this quantity on, this unit price. A blank row is skipped."""
+
+    min_quantity = forms.DecimalField(
+        label=_("From quantity"), required=False, max_digits=16, decimal_places=3
+    )
+    unit_price = forms.DecimalField(
+        label=_("Unit price"), required=False, max_digits=16, decimal_places=4
+    )
+
+    def _positive(self, name: str) -> Decimal | None:
+        value = self.cleaned_data.get(name)
+        if value is not None and value <= 0:
+            raise forms.ValidationError(_("Enter a number greater than zero."), code="positive")
+        return value
+
+    def clean_min_quantity(self) -> Decimal | None:
+        return self._positive("min_quantity")
+
+    def clean_unit_price(self) -> Decimal | None:
+        return self._positive("unit_price")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        quantity, price = data.get("min_quantity"), data.get("unit_price")
+        if quantity is not None and price is None and "unit_price" not in self.errors:
+            self.add_error("unit_price", _("Give the unit price from this quantity on."))
+        if price is not None and quantity is None and "min_quantity" not in self.errors:
+            self.add_error("min_quantity", _("Give the quantity this price starts from."))
+        return data
+
+
+class BasePriceTierFormSet(forms.BaseFormSet):
+    def _removed(self, form: forms.Form) -> bool:
+        return bool(self.can_delete and form.cleaned_data.get("DELETE"))
+
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        seen: set[Decimal] = set()
+        for form in self.forms:
+            if self._removed(form):
+                continue
+            quantity = form.cleaned_data.get("min_quantity")
+            if quantity is None:
+                continue
+            if quantity in seen:
+                form.add_error("min_quantity", _("Another row already starts from this quantity."))
+            seen.add(quantity)
+
+    def tiers(self) -> list[dict[str, str]]:
+        """The filled rows, as the quotation service takes them, by quantity."""
+        rows = []
+        for form in self.forms:
+            if self._removed(form):
+                continue
+            quantity = form.cleaned_data.get("min_quantity")
+            price = form.cleaned_data.get("unit_price")
+            if quantity is not None and price is not None:
+                rows.append({"min_quantity": str(quantity), "unit_price": str(price)})
+        rows.sort(key=lambda row: Decimal(row["min_quantity"]))
+        return rows
+
+
+PriceTierFormSet = forms.formset_factory(
+    PriceTierForm,
+    formset=BasePriceTierFormSet,
+    extra=2,
+    can_delete=True,
+    max_num=PRICE_TIERS_MAX,
+    validate_max=True,
+    absolute_max=PRICE_TIERS_MAX,
+)
+PRICE_TIERS_PREFIX = "tiers"
+
+
+def _plain(value: Any) -> str:
+    """A stored amount as a person writes it ("10000.000" -> "10000")."""
+    try:
+        return plain_number(Decimal(str(value)))
+    except ArithmeticError:
+        return str(value or "")
+
+
+def price_tier_formset(data: Any = None, *, tiers: list[dict[str, Any]] | None = None) -> Any:
+    """The volume-price rows of a quotation form: `tiers` (stored) shown, two blank rows to
+    fill. A post without the rows' management fields (a script sending only the other
+    fields) counts as no rows."""
+    initial = [
+        {
+            "min_quantity": _plain(tier.get("min_quantity")),
+            "unit_price": _plain(tier.get("unit_price")),
+        }
+        for tier in tiers or []
+    ]
+    if data is not None and f"{PRICE_TIERS_PREFIX}-TOTAL_FORMS" not in data:
+        data = {
+            f"{PRICE_TIERS_PREFIX}-TOTAL_FORMS": "0",
+            f"{PRICE_TIERS_PREFIX}-INITIAL_FORMS": "0",
+        }
+    return PriceTierFormSet(data, initial=initial or None, prefix=PRICE_TIERS_PREFIX)
 
 
 class DeclineForm(forms.Form):

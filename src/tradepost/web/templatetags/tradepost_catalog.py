@@ -17,6 +17,7 @@ from django.utils.translation import pgettext_lazy as _p
 
 from tradepost.catalog.company_selectors import business_type_labels
 from tradepost.catalog.models import Product, Unit
+from tradepost.catalog.ports import PortName, port_name
 from tradepost.core.countries import country_name
 from tradepost.core.languages import babel_locale, normalise_ui_language
 from tradepost.core.numbers import decimal_text
@@ -95,6 +96,8 @@ def format_price(value: Decimal, currency: str) -> str:
 
 
 def unit_label(unit: str, quantity: Decimal | int | None = None) -> str:
+    """The unit's name in the viewer's language: singular for one, else plural (Chinese
+    has one form for both)."""
     if quantity is not None and quantity == 1 and unit in UNIT_SINGULAR:
         return str(UNIT_SINGULAR[Unit(unit)])
     try:
@@ -153,6 +156,26 @@ def price_range(product: Product) -> str:
 @register.filter
 def moq(product: Product) -> str:
     return format_quantity(product.moq, product.moq_unit)
+
+
+@register.filter
+def quantity(value: Decimal | int | None, unit: str) -> str:
+    """A quantity with its unit in the viewer's language ("1 piece", "2,000 pieces", "1 件");
+    every page that shows a quantity and its unit code goes through here."""
+    if value in (None, ""):
+        return ""
+    return format_quantity(value, unit or "")
+
+
+@register.filter
+def port_of_loading(product: Product) -> PortName:
+    """The product's port of loading in the viewer's language when it is a known port, else
+    as written (with the language to mark it with)."""
+    return port_name(
+        product.port_of_loading,
+        language=_language(),
+        listing_language=product.original_language,
+    )
 
 
 @register.filter

@@ -7,6 +7,12 @@ app_name = "products"
 urlpatterns = [
     path("", views.product_list, name="list"),
     path("create/", views.product_create, name="create"),
+    path("categories/", views.category_picker_options, name="category_options"),
+    path(
+        "categories/suggestions/",
+        views.category_picker_suggestions,
+        name="category_suggestions",
+    ),
     path("<int:pk>/update/", views.product_update, name="update"),
     path("<int:pk>/publish/", views.product_publish, name="publish"),
     path("<int:pk>/unpublish/", views.product_unpublish, name="unpublish"),

@@ -16,15 +16,16 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.forms import Form
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tradepost.accounts.selectors import is_operator
 from tradepost.catalog import services
+from tradepost.catalog.category_picker import category_options, suggest_categories
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.forms import ProductForm, ProductImageForm, ProductTranslationForm
 from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
@@ -147,7 +148,9 @@ def product_create(request: HttpRequest) -> HttpResponse:
                 )
                 return redirect(_update_url(product))
     else:
-        form = ProductForm(language=language, initial={"original_language": _listing_default()})
+        form = ProductForm(
+            language=language, initial={"original_language": _listing_default(company)}
+        )
     return render(
         request,
         "products/form.html",
@@ -160,7 +163,11 @@ def _query(request: HttpRequest) -> str:
     return urlencode({"company": company_id}) if company_id else ""
 
 
-def _listing_default() -> str:
+def _listing_default(company: Company) -> str:
+    """A new listing is written, most likely, in the company's own language; else in the
+    language of the page."""
+    if company.original_language in _LANGUAGE_NAMES:
+        return company.original_language
     language = get_language() or "en"
     return language if language in _LANGUAGE_NAMES else "en"
 
@@ -222,7 +229,7 @@ def _edit_page(
 @login_required
 @require_http_methods(["GET", "POST"])
 def product_update(request: HttpRequest, pk: int) -> HttpResponse:
-    product = access_product(request.user, pk)
+    product = access_product(user=request.user, product_id=pk)
     language = get_language()
     if request.method == "POST":
         form = ProductForm(request.POST, language=language)
@@ -244,7 +251,7 @@ def product_update(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _run_action(request: HttpRequest, pk: int, action: Any, success: str) -> HttpResponse:
-    product = access_product(request.user, pk)
+    product = access_product(user=request.user, product_id=pk)
     try:
         action(actor=request.user, product=product)
     except ProductError as error:
@@ -273,7 +280,7 @@ def product_unpublish(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def product_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    product = access_product(request.user, pk)
+    product = access_product(user=request.user, product_id=pk)
     if request.method == "POST":
         services.product_delete(actor=request.user, product=product)  # type: ignore[arg-type]
         messages.success(request, _("The product was deleted."))
@@ -287,7 +294,7 @@ def product_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def product_image_add(request: HttpRequest, pk: int) -> HttpResponse:
-    product = access_product(request.user, pk)
+    product = access_product(user=request.user, product_id=pk)
     image_form = ProductImageForm(request.POST, request.FILES)
     if image_form.is_valid():
         try:
@@ -302,13 +309,37 @@ def product_image_add(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("The photo was added."))
             return redirect(_update_url(product) + "#photos")
     form = ProductForm(language=get_language(), initial=ProductForm.initial_for(product))
+    # The page comes back with the form's action anchor (#photos) in view, where the reason
+    # is; a banner at the top says it too.
     return _edit_page(request, product, form, image_form)
+
+
+@login_required
+@require_GET
+def category_picker_options(request: HttpRequest) -> JsonResponse:
+    """Every leaf category with its full path in the page's language, for the picker."""
+    options = category_options(language=get_language())
+    response = JsonResponse(
+        {"categories": [{"id": o.id, "path": o.path, "terms": o.terms} for o in options]}
+    )
+    response["Cache-Control"] = "private, max-age=300"
+    return response
+
+
+@login_required
+@require_GET
+def category_picker_suggestions(request: HttpRequest) -> JsonResponse:
+    """The leaf categories that fit `?title=` best, for the picker's suggestions."""
+    suggestions = suggest_categories(
+        title=request.GET.get("title", "")[:200], language=get_language()
+    )
+    return JsonResponse({"suggestions": [{"id": s.id, "path": s.path} for s in suggestions]})
 
 
 @login_required
 @require_POST
 def product_image_remove(request: HttpRequest, pk: int, image_id: int) -> HttpResponse:
-    product = access_product(request.user, pk)
+    product = access_product(user=request.user, product_id=pk)
     services.product_image_remove(
         actor=request.user,  # type: ignore[arg-type]
         product=product,
@@ -321,7 +352,7 @@ def product_image_remove(request: HttpRequest, pk: int, image_id: int) -> HttpRe
 @login_required
 @require_POST
 def product_image_reorder(request: HttpRequest, pk: int) -> HttpResponse:
-    product = access_product(request.user, pk)
+    product = access_product(user=request.user, product_id=pk)
     raw = request.POST.get("order", "")
     order = [int(part) for part in raw.split(",") if part.strip().isdigit() and len(part) < 19]
     try:
@@ -338,7 +369,7 @@ def product_image_reorder(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def product_translation(request: HttpRequest, pk: int, language: str) -> HttpResponse:
-    product = access_product(request.user, pk)
+    product = access_product(user=request.user, product_id=pk)
     if language not in UI_LANGUAGES or language == product.original_language:
         raise Http404()
     translation = ProductTranslation.objects.filter(product=product, language=language).first()
@@ -381,7 +412,7 @@ def product_translation(request: HttpRequest, pk: int, language: str) -> HttpRes
 @login_required
 @require_POST
 def product_translation_remove(request: HttpRequest, pk: int, language: str) -> HttpResponse:
-    product = access_product(request.user, pk)
+    product = access_product(user=request.user, product_id=pk)
     if services.product_translation_remove(
         actor=request.user,  # type: ignore[arg-type]
         product=product,

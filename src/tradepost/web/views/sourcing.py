@@ -29,7 +29,13 @@ from tradepost.core.currencies import COMMON_CURRENCIES
 from tradepost.messaging.errors import MessagingError
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError
-from tradepost.sourcing.forms import AttachmentForm, BuyingRequestForm, DeclineForm, QuotationForm
+from tradepost.sourcing.forms import (
+    AttachmentForm,
+    BuyingRequestForm,
+    DeclineForm,
+    QuotationForm,
+    price_tier_formset,
+)
 from tradepost.sourcing.models import BuyingRequest, Quotation
 
 PER_PAGE = 20
@@ -70,12 +76,13 @@ def _decorate(requests: Any, language: str) -> None:
 def request_board(request: HttpRequest) -> HttpResponse:
     language = get_language()
     params = request.GET
+    # The parameters of the board API and the search (docs/adr/0014-one-pagination-style.md).
     filters = selectors.BoardFilters(
         category_id=_int_param(params.get("category", "")),
-        destination_country=params.get("destination", "")[:2],
-        min_quantity=_decimal_param(params.get("min_quantity", "")),
-        max_quantity=_decimal_param(params.get("max_quantity", "")),
-        posted_within_days=_int_param(params.get("posted", "")),
+        destinations=tuple(code for code in [params.get("destination", "")[:2]] if code),
+        quantity_min=_decimal_param(params.get("quantity_min", "")),
+        quantity_max=_decimal_param(params.get("quantity_max", "")),
+        posted_within_days=_int_param(params.get("posted_within", "")),
     )
     page = Paginator(selectors.open_requests(filters=filters), PER_PAGE).get_page(
         params.get("page")
@@ -241,9 +248,6 @@ def quotation_submit(request: HttpRequest, pk: int) -> HttpResponse:
         initial = {
             "unit_price": plain_number(existing.unit_price),
             "currency": existing.currency,
-            "price_tiers": "\n".join(
-                f"{t['min_quantity']}, {t['unit_price']}" for t in existing.price_tiers
-            ),
             "moq": plain_number(existing.moq),
             "lead_time_days": existing.lead_time_days,
             "incoterm": existing.incoterm,
@@ -255,10 +259,19 @@ def quotation_submit(request: HttpRequest, pk: int) -> HttpResponse:
             "message": existing.message,
         }
     form = QuotationForm(request.POST or None, initial=initial, language=get_language())
-    if request.method == "POST" and form.is_valid():
+    tiers = price_tier_formset(
+        request.POST if request.method == "POST" else None,
+        tiers=existing.price_tiers if existing is not None else None,
+    )
+    # Both are checked, so that every error of the page shows at once.
+    valid = form.is_valid()
+    valid = tiers.is_valid() and valid
+    if request.method == "POST" and valid:
         try:
             services.quotation_submit(
-                actor=request.user, buying_request=buying_request, fields=form.service_fields()
+                actor=request.user,
+                buying_request=buying_request,
+                fields=form.service_fields(price_tiers=tiers.tiers()),
             )
         except SourcingError as error:
             _add_errors(form, error)
@@ -270,6 +283,7 @@ def quotation_submit(request: HttpRequest, pk: int) -> HttpResponse:
         "sourcing/quote_form.html",
         {
             "form": form,
+            "tiers": tiers,
             "buying_request": buying_request,
             "existing": existing,
             "attachment_form": AttachmentForm(),

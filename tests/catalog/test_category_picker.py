@@ -56,11 +56,7 @@ def test_nothing_is_suggested_for_an_empty_or_meaningless_title():
     assert suggest_categories(title="zzqx 12345", language="en") == []
 
 
-def test_suggestions_are_fast_enough_to_follow_typing(django_assert_max_num_queries):
+def test_suggestions_cost_one_query_as_the_supplier_types(django_assert_max_num_queries):
     suggest_categories(title="warm-up", language="en")
-    import time
-
-    started = time.perf_counter()
     with django_assert_max_num_queries(1):
         suggest_categories(title="LED desk lamp with USB charger", language="zh-hans")
-    assert time.perf_counter() - started < 0.25

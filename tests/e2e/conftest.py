@@ -72,11 +72,17 @@ def page(browser):
 
 @pytest.fixture
 def reference_data(transactional_db):
-    """The shipped category tree and HS codes.
+    """The shipped category tree, HS codes and reference exchange rates.
 
-    The data migration loads them, but a transactional test that ran earlier in the session
-    may have flushed the tables; loading is idempotent.
+    The data migrations load them, but a transactional test that ran earlier in the session
+    may have flushed the tables (without the rates, no listing has a dollar price and the
+    price facets are empty); loading is idempotent.
     """
     from tradepost.catalog.reference_data import load_reference_data
+    from tradepost.money.models import ExchangeRate
+    from tradepost.money.rates import forget_rates
+    from tradepost.money.reference import seed_rates
 
     load_reference_data()
+    seed_rates(ExchangeRate)
+    forget_rates()

@@ -236,9 +236,9 @@ def test_the_rebuild_and_indexer_readers_look_products_up_by_id():
 
 
 def test_slow_facet_counts_are_reused_for_a_while_after_a_commit(monkeypatch):
-    from tradepost.search import selectors
+    from tradepost.search import engine
 
-    monkeypatch.setattr(selectors, "SLOW_FACETS_SECONDS", 0.0)  # every count is "slow" here
+    monkeypatch.setattr(engine, "SLOW_FACETS_SECONDS", 0.0)  # every count is "slow" here
     cn = make_company(country="CN")
     tw = make_company(country="TW")
     index(make_product(company=cn, title="Walnut serving tray"))
@@ -249,7 +249,7 @@ def test_slow_facet_counts_are_reused_for_a_while_after_a_commit(monkeypatch):
     # The new listing is found at once; its count joins within STALE_FACETS_SECONDS.
     assert result.total == 2
     assert _facet(result, "country") == {"CN": 1}
-    monkeypatch.setattr(selectors, "STALE_FACETS_SECONDS", 0.0)
+    monkeypatch.setattr(engine, "STALE_FACETS_SECONDS", 0.0)
     result = search_products(query="walnut tray", language="en")
     assert _facet(result, "country") == {"CN": 1, "TW": 1}
 

@@ -6,7 +6,9 @@ Round reference rates, in units of the currency per one US dollar, of the date b
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
+from typing import Any
 
 RATES_AS_OF = "2025-06-30"
 
@@ -54,3 +56,14 @@ UNITS_PER_USD: dict[str, Decimal] = {
     "AUD": Decimal("1.52"),
     "NZD": Decimal("1.64"),
 }
+
+
+def seed_rates(model: Any) -> None:
+    """Add the reference rates the table lacks to `model` (the `ExchangeRate` model, or its
+    historical version in a migration); rates already there are left as they are."""
+    as_of = date.fromisoformat(RATES_AS_OF)
+    for currency, units in UNITS_PER_USD.items():
+        rate = (Decimal(1) / units).quantize(Decimal("0.000000000001"))
+        model.objects.get_or_create(
+            currency=currency, defaults={"rate_to_usd": rate, "as_of": as_of}
+        )

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from tradepost.catalog.hydration import load_products, product_card
 from tradepost.catalog.models import (
     Category,
     Product,
@@ -234,6 +235,16 @@ def category_rows() -> Iterable[tuple[Any, ...]]:
     )
 
 
+def published_cards(ids: list[int], language: str) -> dict[int, Any]:
+    """The cards of the products among `ids` that are still published
+    (`catalog.hydration`: one statement)."""
+    return {
+        product_id: product_card(product, thumbnail_url, language)
+        for product_id, (product, thumbnail_url) in load_products(ids, language).items()
+        if product.status == ProductStatus.PUBLISHED
+    }
+
+
 SOURCE = ProductSource(
     load=load_published_products,
     load_range=load_published_product_range,
@@ -244,4 +255,5 @@ SOURCE = ProductSource(
     versions=published_product_versions,
     count=published_product_count,
     categories=category_rows,
+    cards=published_cards,
 )

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
-from tradepost.companies.models import Company
+from tradepost.companies.models import BusinessType, Company
 from tradepost.search.documents import (
     IDS_PER_STATEMENT,
     CompanyRecord,
@@ -74,4 +74,18 @@ def company_versions() -> Iterator[tuple[int, datetime]]:
     yield from Company.objects.order_by("id").values_list("id", "updated_at").iterator(5000)
 
 
-SOURCE = CompanySource(load=load_companies, chunks=company_chunks, versions=company_versions)
+def companies_by_id(ids: list[int]) -> dict[int, Any]:
+    return Company.objects.in_bulk(ids)
+
+
+def business_types() -> dict[str, str]:
+    return {value: str(label) for value, label in BusinessType.choices}
+
+
+SOURCE = CompanySource(
+    load=load_companies,
+    chunks=company_chunks,
+    versions=company_versions,
+    objects=companies_by_id,
+    business_types=business_types,
+)

@@ -10,10 +10,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from tantivy import Query
 
-from tradepost.companies.models import BusinessType, Company
 from tradepost.core.languages import (
     normalise_ui_language,
 )
+from tradepost.search import sources
 from tradepost.search.engine import (
     COMPANIES,
     TextSearch,
@@ -49,7 +49,7 @@ def _company_filter_clauses(filters: CompanyFilters) -> list[Query]:
 def _company_facets(
     aggregation: Mapping[str, Any], filters: CompanyFilters, language: str
 ) -> list[Facet]:
-    type_labels = {value: str(label) for value, label in BusinessType.choices}
+    type_labels = sources.companies().business_types()
     business_types = term_options(
         aggregation,
         "business_types",
@@ -126,7 +126,7 @@ def _company_hits(
     ranked: list[tuple[float, int]], language: str, terms: set[str]
 ) -> list[CompanyHit]:
     """The page's companies in rank order (any deleted since they were indexed skipped)."""
-    by_id = Company.objects.in_bulk([doc_id for _score, doc_id in ranked])
+    by_id = sources.companies().objects([doc_id for _score, doc_id in ranked])
     return [
         CompanyHit(
             company=by_id[doc_id],

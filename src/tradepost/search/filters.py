@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from tradepost.companies.models import BusinessType
 from tradepost.core.countries import COUNTRY_CODES
 from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import (
     LISTING_LANGUAGE_CODES,
 )
+from tradepost.search import sources
 
 SORTS = ("relevance", "newest", "price_asc", "price_desc")
 
@@ -109,9 +109,8 @@ def clean_incoterms(values: Sequence[Any]) -> tuple[str, ...]:
 
 
 def clean_business_types(values: Sequence[Any]) -> tuple[str, ...]:
-    return tuple(
-        dict.fromkeys(v for v in values if isinstance(v, str) and v in BusinessType.values)
-    )
+    known = sources.companies().business_types()
+    return tuple(dict.fromkeys(v for v in values if isinstance(v, str) and v in known))
 
 
 def parse_product_filters(params: Mapping[str, Any]) -> ProductFilters:

@@ -7,19 +7,17 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from tantivy import FieldType, Query, Searcher
 
-from tradepost.catalog.hydration import load_products, product_card
-from tradepost.catalog.models import Product, ProductStatus
-from tradepost.catalog.selectors import ProductCard
 from tradepost.core.languages import (
     normalise_ui_language,
 )
+from tradepost.search import sources
 from tradepost.search.documents import MAX_CATEGORY_DEPTH, CategoryTree
 from tradepost.search.engine import (
     PRODUCTS,
@@ -67,6 +65,9 @@ from tradepost.search.querying import (
     term,
 )
 from tradepost.search.results import Facet, FacetOption, ProductHit, ProductSearchResult
+
+if TYPE_CHECKING:  # the catalogue's card, for the checker only (the engine imports no app)
+    from tradepost.catalog.selectors import ProductCard
 
 #: Facets where a search may select several values at once (any of them matches), and the
 #: filter each one counts without ("disjunctive" facets: with Taiwan selected, the other
@@ -245,20 +246,13 @@ def _category_facet_field(filters: ProductFilters, tree: CategoryTree) -> str | 
 
 def _hydrate_products(
     ranked: list[tuple[float, int]], language: str
-) -> list[tuple[float, Product, ProductCard]]:
-    """The page's products with their cards, in rank order; listings the index still holds
-    but the database no longer publishes are skipped."""
+) -> list[tuple[float, ProductCard]]:
+    """The page's cards, in rank order; listings the index still holds but the database no
+    longer publishes are skipped (`sources.ProductSource.cards`)."""
     if not ranked:
         return []
-    loaded = load_products([doc_id for _score, doc_id in ranked], language)
-    hydrated = []
-    for score, doc_id in ranked:
-        found = loaded.get(doc_id)
-        if found is None or found[0].status != ProductStatus.PUBLISHED:
-            continue
-        product, thumbnail_url = found
-        hydrated.append((score, product, product_card(product, thumbnail_url, language)))
-    return hydrated
+    cards = sources.products().cards([doc_id for _score, doc_id in ranked], language)
+    return [(score, cards[doc_id]) for score, doc_id in ranked if doc_id in cards]
 
 
 def _product_facet_requests(
@@ -364,12 +358,12 @@ def search_products(
         terms = plan.text.highlight_terms()
         hits = [
             ProductHit(
-                product=product,
+                product=card.product,
                 card=card,
                 score=score,
                 title_html=highlight_html(card.text.title, terms),
             )
-            for score, product, card in _hydrate_products(found.ranked, language)
+            for score, card in _hydrate_products(found.ranked, language)
         ]
         _attach_response_rates(plan.snap.searcher, hits, found.rates)
         facets = [

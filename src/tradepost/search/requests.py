@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from tantivy import Query
 
-from tradepost.companies.models import BusinessType
 from tradepost.core.countries import country_name
 from tradepost.core.languages import (
     normalise_ui_language,
 )
+from tradepost.search import sources
 from tradepost.search.documents import MAX_CATEGORY_DEPTH, CategoryTree
 from tradepost.search.engine import (
     DAY_US,
@@ -150,19 +150,12 @@ def _hydrate_requests(
     the index still holds are skipped."""
     if not ranked:
         return []
-    from django.utils import timezone
-
-    from tradepost.sourcing.models import BuyingRequest, RequestStatus
-
-    loaded = BuyingRequest.objects.select_related("buyer", "category").in_bulk(
-        [doc_id for _score, doc_id in ranked]
-    )
-    now = timezone.now()
-    type_labels = {value: str(label) for value, label in BusinessType.choices}
+    loaded = sources.requests().objects([doc_id for _score, doc_id in ranked])
+    type_labels = sources.companies().business_types()
     hits = []
     for score, doc_id in ranked:
         found = loaded.get(doc_id)
-        if found is None or found.status != RequestStatus.OPEN or found.deadline <= now:
+        if found is None:
             continue
         buyer = found.buyer
         hits.append(

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import SafeString
 
-from tradepost.catalog.models import Product
-from tradepost.catalog.selectors import ProductCard
-from tradepost.companies.models import Company
 from tradepost.search.filters import MAX_PAGE
 
 
@@ -25,6 +22,12 @@ class FacetOption:
     selected: bool = False
     #: The request parameters that select this option (for links).
     params: dict[str, str] = field(default_factory=dict)
+
+
+if TYPE_CHECKING:  # the apps' types, for the checker only (the engine imports no app)
+    from tradepost.catalog.models import Product
+    from tradepost.catalog.selectors import ProductCard
+    from tradepost.companies.models import Company
 
 
 @dataclass

@@ -30,6 +30,10 @@ class CompanySource:
     chunks: Callable[[int], Iterator[list[CompanyRecord]]]
     #: (id, updated_at) of every company, in id order.
     versions: Callable[[], Iterator[tuple[int, datetime]]]
+    #: The companies of a results page, by id (those that still exist).
+    objects: Callable[[list[int]], dict[int, Any]]
+    #: Business types: code -> label in the active language.
+    business_types: Callable[[], dict[str, str]]
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,9 @@ class ProductSource:
     count: Callable[[], int]
     #: (id, parent id, depth, path, name en, zh-hans, zh-hant) of every category.
     categories: Callable[[], Iterable[tuple[Any, ...]]]
+    #: The cards of a results page in a viewer's language, by id: the products among the
+    #: ids that are still published (the index may hold one the database no longer shows).
+    cards: Callable[[list[int], str], dict[int, Any]]
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,9 @@ class RequestSource:
     #: The ids among these whose requests are still open though past their deadline (they
     #: wait for the expiry job: no error for `reindex --check`).
     awaiting_expiry: Callable[[Ids], set[int]]
+    #: The requests of a results page, by id, with their buyer and category: those still
+    #: open with their deadline ahead.
+    objects: Callable[[list[int]], dict[int, Any]]
 
 
 @dataclass

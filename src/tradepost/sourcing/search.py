@@ -114,10 +114,23 @@ def response_rates(company_ids: list[int]) -> dict[int, float | None]:
     }
 
 
+def open_requests_by_id(ids: list[int]) -> dict[int, Any]:
+    """The requests among `ids` still open with their deadline ahead, with buyer and
+    category."""
+    now = timezone.now()
+    loaded = BuyingRequest.objects.select_related("buyer", "category").in_bulk(ids)
+    return {
+        pk: found
+        for pk, found in loaded.items()
+        if found.status == RequestStatus.OPEN and found.deadline > now
+    }
+
+
 SOURCE = RequestSource(
     load=load_open_requests,
     chunks=open_request_chunks,
     versions=open_request_versions,
     in_categories=open_request_ids_in_categories,
     awaiting_expiry=requests_awaiting_expiry,
+    objects=open_requests_by_id,
 )

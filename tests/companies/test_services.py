@@ -1,8 +1,8 @@
 import pytest
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from tests.factories import add_member, make_company, make_user
+from tests.factories.accounts import make_user
+from tests.factories.companies import add_member, make_company
 from tradepost.companies import services
 from tradepost.companies.errors import CompanyError, CompanyErrorCode, CompanyPermissionDenied
 from tradepost.companies.models import Company, Membership, Role
@@ -105,8 +105,9 @@ BAD_INPUT = [
 @pytest.mark.parametrize(("change", "field"), BAD_INPUT)
 def test_create_refuses_bad_input_and_saves_nothing(change, field):
     user = make_user()
-    with pytest.raises(ValidationError) as excinfo:
+    with pytest.raises(CompanyError) as excinfo:
         services.company_create(actor=user, data={**GOOD, **change})
+    assert excinfo.value.code == CompanyErrorCode.INVALID
     assert field in excinfo.value.message_dict
     assert not Company.objects.exists()
     assert not Membership.objects.exists()
@@ -117,7 +118,7 @@ def test_update_refuses_bad_input_and_changes_nothing(change, field):
     owner = make_user()
     company = make_company(owner=owner, legal_name="Before")
     before = Company.objects.filter(pk=company.pk).values().get()
-    with pytest.raises(ValidationError) as excinfo:
+    with pytest.raises(CompanyError) as excinfo:
         services.company_update(
             actor=owner, company=company, data={"legal_name": "After", **change}
         )

@@ -1,30 +1,29 @@
-"""Error codes of the accounts app and the exception its services raise."""
+"""Errors raised by the accounts services (a `core.errors` family)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
 
 
-class AccountErrorCode(StrEnum):
-    EMAIL_TAKEN = "email-taken"
-    EMAIL_UNCHANGED = "email-unchanged"
-    LINK_INVALID = "link-invalid"
-    LINK_EXPIRED = "link-expired"
-    ALREADY_VERIFIED = "already-verified"
-    WRONG_PASSWORD = "wrong-password"
-    TOKEN_NAME_INVALID = "token-name-invalid"
-    TOKEN_LIMIT = "token-limit"
-    TOKEN_NOT_FOUND = "token-not-found"
-    TOO_MANY_SIGNUPS = "too-many-signups"
-    NOT_ALLOWED = "not-allowed"
-    PASSWORD_REQUIRED = "password-required"
+class AccountErrorCode(ErrorCode):
+    """Why a request on an account was refused, and how a client treats it."""
+
+    INVALID = "invalid", ErrorKind.INVALID
+    EMAIL_TAKEN = "email-taken", ErrorKind.INVALID
+    EMAIL_UNCHANGED = "email-unchanged", ErrorKind.INVALID
+    LINK_INVALID = "link-invalid", ErrorKind.INVALID
+    LINK_EXPIRED = "link-expired", ErrorKind.INVALID
+    ALREADY_VERIFIED = "already-verified", ErrorKind.CONFLICT
+    WRONG_PASSWORD = "wrong-password", ErrorKind.INVALID
+    TOKEN_NAME_INVALID = "token-name-invalid", ErrorKind.INVALID
+    TOKEN_LIMIT = "token-limit", ErrorKind.CONFLICT
+    TOKEN_NOT_FOUND = "token-not-found", ErrorKind.NOT_FOUND
+    TOO_MANY_SIGNUPS = "too-many-signups", ErrorKind.RATE_LIMITED
+    NOT_ALLOWED = "not-allowed", ErrorKind.FORBIDDEN
+    PASSWORD_REQUIRED = "password-required", ErrorKind.INVALID
 
 
-class AccountError(Exception):
-    """A request the accounts services refuse; `message` is translated for the user."""
+class AccountError(DomainError):
+    """A request the accounts services refuse."""
 
-    def __init__(self, code: AccountErrorCode, message: str, *, field: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+    code: AccountErrorCode

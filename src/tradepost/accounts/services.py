@@ -44,28 +44,45 @@ def normalise_email(email: str) -> str:
 def _clean_email(email: str, *, field: str = "email") -> str:
     email = normalise_email(email)
     if not email:
-        raise ValidationError({field: _("Enter your email address.")})
+        raise AccountError(AccountErrorCode.INVALID, _("Enter your email address."), field=field)
     if len(email) > EMAIL_MAX_LENGTH:
-        raise ValidationError(
-            {field: _("An email address has at most %(max)d characters.") % {"max": 254}}
+        raise AccountError(
+            AccountErrorCode.INVALID,
+            _("An email address has at most %(max)d characters.") % {"max": 254},
+            field=field,
         )
     try:
         validate_email(email)
     except ValidationError:
-        raise ValidationError({field: _("Enter a valid email address.")}) from None
+        raise AccountError(
+            AccountErrorCode.INVALID, _("Enter a valid email address."), field=field
+        ) from None
     return email
 
 
 def _clean_full_name(full_name: str) -> str:
     full_name = " ".join((full_name or "").split())
     if len(full_name) > FULL_NAME_MAX_LENGTH:
-        raise ValidationError(
-            {
-                "full_name": _("A name has at most %(max)d characters.")
-                % {"max": FULL_NAME_MAX_LENGTH}
-            }
+        raise AccountError(
+            AccountErrorCode.INVALID,
+            _("A name has at most %(max)d characters.") % {"max": FULL_NAME_MAX_LENGTH},
+            field="full_name",
         )
     return full_name
+
+
+def _full_clean(user: User, *, exclude: list[str]) -> None:
+    try:
+        user.full_clean(exclude=exclude)
+    except ValidationError as exc:
+        raise AccountError.from_validation_error(AccountErrorCode.INVALID, exc) from None
+
+
+def _check_password(password: str, *, user: User) -> None:
+    try:
+        validate_password(password, user=user)
+    except ValidationError as exc:
+        raise AccountError(AccountErrorCode.INVALID, {"password": exc.messages}) from None
 
 
 def _email_taken(email: str, *, exclude_user_id: int | None = None) -> bool:
@@ -161,10 +178,7 @@ def user_signup(
         full_name=_clean_full_name(full_name),
         preferred_language=normalise_ui_language(preferred_language),
     )
-    try:
-        validate_password(password, user=user)
-    except ValidationError as exc:
-        raise ValidationError({"password": exc.messages}) from None
+    _check_password(password, user=user)
     if _email_taken(email):
         raise _taken_error()
     if client and not _throttle(
@@ -179,7 +193,7 @@ def user_signup(
             ),
         )
     user.set_password(password)
-    user.full_clean(exclude=["email"])
+    _full_clean(user, exclude=["email"])
     try:
         with transaction.atomic():
             user.save()
@@ -237,7 +251,7 @@ def email_verify(*, token: str) -> User:
 def user_settings_update(*, user: User, full_name: str, preferred_language: str) -> User:
     user.full_name = _clean_full_name(full_name)
     user.preferred_language = normalise_ui_language(preferred_language)
-    user.full_clean(exclude=["password", "email"])
+    _full_clean(user, exclude=["password", "email"])
     user.save(update_fields=["full_name", "preferred_language"])
     return user
 
@@ -418,7 +432,7 @@ def operator_grant(*, actor: Any, email: str, password: str | None) -> tuple[Use
     address = _clean_email(email)
     existing = User.objects.select_for_update().filter(email__iexact=address).first()
     if password is not None:
-        validate_password(password, user=existing or User(email=address))
+        _check_password(password, user=existing or User(email=address))
     if existing is None:
         if password is None:
             raise AccountError(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Schema
@@ -18,9 +17,8 @@ from tradepost.accounts.models import User
 from tradepost.accounts.selectors import user_can_publish
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody
-from tradepost.api.problems import ApiProblem, not_found, validation_problem
+from tradepost.api.problems import not_found
 from tradepost.companies import services
-from tradepost.companies.errors import CompanyError, CompanyPermissionDenied
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import membership_for
 
@@ -148,14 +146,7 @@ def company_update(request: HttpRequest, payload: CompanyPatch):
     membership = membership_for(user)
     if membership is None:
         raise not_found(_("You do not belong to a company."))
-    try:
-        company = services.company_update(
-            actor=user, company=membership.company, data=payload.model_dump(exclude_unset=True)
-        )
-    except CompanyPermissionDenied as exc:
-        raise ApiProblem(403, exc.code, _("Not allowed"), exc.message) from None
-    except ValidationError as exc:
-        raise validation_problem(exc.message_dict) from None
-    except CompanyError as exc:
-        raise validation_problem([{"field": exc.field or "body", "message": exc.message}]) from None
+    company = services.company_update(
+        actor=user, company=membership.company, data=payload.model_dump(exclude_unset=True)
+    )
     return _company_out(request, company)

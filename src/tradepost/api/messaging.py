@@ -23,18 +23,12 @@ from tradepost.accounts.models import User
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.pagination import Page, Rows, paged
-from tradepost.api.problems import ApiProblem, not_found, validation_problem
+from tradepost.api.problems import not_found, validation_problem
 from tradepost.catalog.company_selectors import public_companies
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company_id
 from tradepost.messaging import selectors, services
-from tradepost.messaging.errors import (
-    ConversationNotFound,
-    MessagingError,
-    MessagingErrorCode,
-    RateLimited,
-)
 from tradepost.messaging.models import Conversation, Message
 from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
@@ -43,12 +37,6 @@ from tradepost.sourcing import selectors as sourcing_selectors
 
 router = Router(auth=API_AUTH, tags=["conversations"])
 notifications_router = Router(auth=API_AUTH, tags=["notifications"])
-
-_FORBIDDEN = {
-    MessagingErrorCode.NO_COMPANY,
-    MessagingErrorCode.OWN_COMPANY,
-    MessagingErrorCode.NOT_PARTICIPANT,
-}
 
 
 # --- schemas --------------------------------------------------------------------------------
@@ -124,18 +112,6 @@ class MarkRead(JsonBody):
 # --- helpers --------------------------------------------------------------------------------
 
 
-def _problem(error: MessagingError) -> ApiProblem:
-    if isinstance(error, ConversationNotFound):
-        return not_found(error.message)
-    if isinstance(error, RateLimited):
-        return ApiProblem(429, str(error.code), _("Too many requests"), error.message)
-    if error.code == MessagingErrorCode.TARGET_NOT_FOUND:
-        return not_found(error.message)
-    if error.code in _FORBIDDEN:
-        return ApiProblem(403, str(error.code), _("Not allowed"), error.message)
-    return validation_problem({error.field or "body": [error.message]})
-
-
 def _company(company: Company, language: str) -> dict[str, Any]:
     return {"id": company.pk, "name": company.name_for(language)}
 
@@ -192,10 +168,7 @@ def _user(request: HttpRequest) -> User:
 
 
 def _access(request: HttpRequest, conversation_id: str) -> Conversation:
-    try:
-        return selectors.access_conversation(user=request.user, conversation_id=conversation_id)
-    except ConversationNotFound as error:
-        raise not_found(error.message) from None
+    return selectors.access_conversation(user=request.user, conversation_id=conversation_id)
 
 
 def _unread(request: HttpRequest, conversation: Conversation) -> int:
@@ -246,17 +219,14 @@ def create_inquiry(request: HttpRequest, payload: InquiryIn):
             raise not_found(_("No such company."))
     else:
         raise validation_problem({"product_id": [_("Send product_id or company_id.")]})
-    try:
-        conversation = services.inquiry_send(
-            actor=_user(request),
-            product=product,
-            company=company,
-            quantity=payload.quantity,
-            unit=payload.unit,
-            message=payload.message,
-        )
-    except MessagingError as error:
-        raise _problem(error) from None
+    conversation = services.inquiry_send(
+        actor=_user(request),
+        product=product,
+        company=company,
+        quantity=payload.quantity,
+        unit=payload.unit,
+        message=payload.message,
+    )
     conversation = selectors.access_conversation(user=request.user, conversation_id=conversation.pk)
     return Status(201, _conversation_out(conversation, unread=0, buying_request_id=None))
 
@@ -287,12 +257,9 @@ def list_messages(request: HttpRequest, conversation_id: str) -> Rows:
 )
 def send_message(request: HttpRequest, conversation_id: str, payload: MessageIn):
     conversation = _access(request, conversation_id)
-    try:
-        message = services.message_send(
-            actor=_user(request), conversation=conversation, body=payload.body
-        )
-    except MessagingError as error:
-        raise _problem(error) from None
+    message = services.message_send(
+        actor=_user(request), conversation=conversation, body=payload.body
+    )
     return Status(201, _message_out(message))
 
 
@@ -310,12 +277,9 @@ def send_message_with_files(
     conversation = _access(request, conversation_id)
     if "files" in request.POST:
         raise validation_problem({"files": [_("Send the files as file parts, not as text.")]})
-    try:
-        message = services.message_send(
-            actor=_user(request), conversation=conversation, body=body, attachments=files or []
-        )
-    except MessagingError as error:
-        raise _problem(error) from None
+    message = services.message_send(
+        actor=_user(request), conversation=conversation, body=body, attachments=files or []
+    )
     return Status(201, _message_out(message))
 
 
@@ -325,12 +289,9 @@ def send_message_with_files(
     summary="Download an attachment",
 )
 def get_attachment(request: HttpRequest, conversation_id: str, attachment_id: str):
-    try:
-        item = selectors.access_conversation_attachment(
-            user=request.user, conversation_id=conversation_id, attachment_id=attachment_id
-        )
-    except ConversationNotFound as error:
-        raise not_found(error.message) from None
+    item = selectors.access_conversation_attachment(
+        user=request.user, conversation_id=conversation_id, attachment_id=attachment_id
+    )
     response = FileResponse(
         item.file.open("rb"),
         as_attachment=True,

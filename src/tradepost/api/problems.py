@@ -11,7 +11,18 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from tradepost.core.errors import NON_FIELD, DomainError, ErrorKind
+
 PROBLEM_BASE = "https://tradepost.example/problems/"
+
+#: The status of each kind of refusal (`core.errors.ErrorKind`).
+KIND_STATUS = {
+    ErrorKind.INVALID: 422,
+    ErrorKind.NOT_FOUND: 404,
+    ErrorKind.FORBIDDEN: 403,
+    ErrorKind.CONFLICT: 409,
+    ErrorKind.RATE_LIMITED: 429,
+}
 
 
 class ApiProblem(Exception):
@@ -79,6 +90,41 @@ def validation_problem(errors: dict[str, list[str]] | list[dict[str, str]]) -> A
         _("Correct the fields listed in errors and send the request again."),
         items,
     )
+
+
+def _field_list(errors: dict[str, list[str]]) -> list[dict[str, str]]:
+    """{"field", "message"} items; messages about the request as a whole name the `body`."""
+    return [
+        {"field": "body" if field == NON_FIELD else field, "message": message}
+        for field, messages in errors.items()
+        for message in messages
+    ]
+
+
+def domain_problem(error: DomainError) -> ApiProblem:
+    """The problem answering a service's refusal, the same for every app and endpoint.
+
+    - invalid: 422 `validation-error`, every message in `errors`;
+    - not found: 404 `not-found` and nothing more, whatever the reason: a missing object and
+      another company's look the same;
+    - forbidden, conflict, rate limited: 403, 409, 429 with the error's code as `type`, its
+      title, and the messages as `detail`; or, when the messages name fields (a product not
+      publishable yet, a request's fields locked after quotations), in `errors`.
+    """
+    kind = error.kind
+    if kind is ErrorKind.NOT_FOUND:
+        return not_found()
+    if kind is ErrorKind.INVALID:
+        return validation_problem(_field_list(error.message_dict))
+    if error.field_errors:
+        problem = validation_problem(_field_list(error.message_dict))
+        problem.status, problem.code, problem.title = (
+            KIND_STATUS[kind],
+            str(error.code),
+            error.title,
+        )
+        return problem
+    return ApiProblem(KIND_STATUS[kind], str(error.code), error.title, error.message)
 
 
 def render_problem(request: HttpRequest, problem: ApiProblem) -> HttpResponse:

@@ -1,7 +1,8 @@
 """The signed-in supplier's products: /api/v1/me/products.
 
 Another company's product answers exactly like a missing one (404). Refused input answers 422
-with one entry per field in `errors`.
+with one entry per field in `errors`. The services' refusals (`ProductError`) become problem
+documents in one place, `api/urls.py`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Literal
 
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import File, Query, Router, Schema, Status
@@ -20,7 +20,7 @@ from pydantic import Field
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.pagination import Rows, paged
-from tradepost.api.problems import ApiProblem, not_found, validation_problem
+from tradepost.api.problems import not_found
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError, ProductErrorCode
 from tradepost.catalog.models import Product, ProductImage, ProductTranslation
@@ -163,38 +163,13 @@ def _product_out(request: HttpRequest, product: Product) -> dict[str, Any]:
     return data
 
 
-def _problem(error: ProductError) -> ApiProblem:
-    errors = {
-        ("body" if field == NON_FIELD_ERRORS else field): messages
-        for field, messages in error.message_dict.items()
-    }
-    code = error.code
-    if code == ProductErrorCode.NOT_ALLOWED:
-        return not_found()
-    if code == ProductErrorCode.NO_COMPANY:
-        return ApiProblem(403, str(code), _("You do not act for a company"), error.summary)
-    if code == ProductErrorCode.EMAIL_NOT_VERIFIED:
-        return ApiProblem(403, str(code), _("Email address not confirmed"), error.summary)
-    if code == ProductErrorCode.HIDDEN_BY_MODERATION:
-        return ApiProblem(409, str(code), _("Hidden by moderation"), error.summary)
-    if code == ProductErrorCode.NOT_PUBLISHABLE:
-        problem = validation_problem(errors)
-        problem.status, problem.code = 409, str(code)
-        problem.title = _("The product cannot be published yet")
-        return problem
-    return validation_problem(errors)
-
-
 def _company(user: Any, company_id: int | None) -> Company:
     company = company_for_new_product(user, company_id)
     if company is None:
         if company_id is not None:
             raise not_found(_("No such company."))
-        raise _problem(
-            ProductError(
-                _("Create a company profile before adding products."),
-                code=ProductErrorCode.NO_COMPANY,
-            )
+        raise ProductError(
+            ProductErrorCode.NO_COMPANY, _("Create a company profile before adding products.")
         )
     return company
 
@@ -219,10 +194,7 @@ def create_product(request: HttpRequest, payload: ProductCreate) -> Status[dict[
     user = request.auth  # type: ignore[attr-defined]
     company = _company(user, payload.company_id)
     fields = payload.model_dump(exclude_unset=True, exclude={"company_id"})
-    try:
-        product = services.product_create(actor=user, company=company, **fields)
-    except ProductError as error:
-        raise _problem(error) from None
+    product = services.product_create(actor=user, company=company, **fields)
     return Status(201, _product_out(request, _reload(product.pk)))
 
 
@@ -236,12 +208,9 @@ def get_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
 def update_product(request: HttpRequest, product_id: int, payload: ProductWrite) -> dict[str, Any]:
     user = request.auth  # type: ignore[attr-defined]
     product = access_product(user=user, product_id=product_id)
-    try:
-        product = services.product_update(
-            actor=user, product=product, **payload.model_dump(exclude_unset=True)
-        )
-    except ProductError as error:
-        raise _problem(error) from None
+    product = services.product_update(
+        actor=user, product=product, **payload.model_dump(exclude_unset=True)
+    )
     return _product_out(request, _reload(product.pk))
 
 
@@ -249,10 +218,7 @@ def update_product(request: HttpRequest, product_id: int, payload: ProductWrite)
 def delete_product(request: HttpRequest, product_id: int) -> Status[None]:
     user = request.auth  # type: ignore[attr-defined]
     product = access_product(user=user, product_id=product_id)
-    try:
-        services.product_delete(actor=user, product=product)
-    except ProductError as error:
-        raise _problem(error) from None
+    services.product_delete(actor=user, product=product)
     return Status(204, None)
 
 
@@ -260,10 +226,7 @@ def delete_product(request: HttpRequest, product_id: int) -> Status[None]:
 def publish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
     user = request.auth  # type: ignore[attr-defined]
     product = access_product(user=user, product_id=product_id)
-    try:
-        product = services.product_publish(actor=user, product=product)
-    except ProductError as error:
-        raise _problem(error) from None
+    product = services.product_publish(actor=user, product=product)
     return _product_out(request, _reload(product.pk))
 
 
@@ -273,10 +236,7 @@ def publish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
 def unpublish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
     user = request.auth  # type: ignore[attr-defined]
     product = access_product(user=user, product_id=product_id)
-    try:
-        product = services.product_unpublish(actor=user, product=product)
-    except ProductError as error:
-        raise _problem(error) from None
+    product = services.product_unpublish(actor=user, product=product)
     return _product_out(request, _reload(product.pk))
 
 
@@ -288,10 +248,7 @@ def add_image(
 ) -> Status[dict[str, Any]]:
     user = request.auth  # type: ignore[attr-defined]
     product = access_product(user=user, product_id=product_id)
-    try:
-        added = services.product_image_add(actor=user, product=product, upload=image)
-    except ProductError as error:
-        raise _problem(error) from None
+    added = services.product_image_add(actor=user, product=product, upload=image)
     return Status(201, _image_out(request, added))
 
 
@@ -301,10 +258,7 @@ def reorder_images(
 ) -> list[dict[str, Any]]:
     user = request.auth  # type: ignore[attr-defined]
     product = access_product(user=user, product_id=product_id)
-    try:
-        services.product_image_reorder(actor=user, product=product, image_ids=payload.image_ids)
-    except ProductError as error:
-        raise _problem(error) from None
+    services.product_image_reorder(actor=user, product=product, image_ids=payload.image_ids)
     return [_image_out(request, image) for image in product.images.all()]
 
 
@@ -314,10 +268,7 @@ def reorder_images(
 def remove_image(request: HttpRequest, product_id: int, image_id: int) -> Status[None]:
     user = request.auth  # type: ignore[attr-defined]
     product = access_product(user=user, product_id=product_id)
-    try:
-        services.product_image_remove(actor=user, product=product, image_id=image_id)
-    except ProductError as error:
-        raise _problem(error) from None
+    services.product_image_remove(actor=user, product=product, image_id=image_id)
     return Status(204, None)
 
 
@@ -331,16 +282,13 @@ def set_translation(
 ) -> dict[str, Any]:
     user = request.auth  # type: ignore[attr-defined]
     product = access_product(user=user, product_id=product_id)
-    try:
-        translation = services.product_translation_set(
-            actor=user,
-            product=product,
-            language=language,
-            title=payload.title,
-            description=payload.description,
-        )
-    except ProductError as error:
-        raise _problem(error) from None
+    translation = services.product_translation_set(
+        actor=user,
+        product=product,
+        language=language,
+        title=payload.title,
+        description=payload.description,
+    )
     return _translation_out(translation)
 
 

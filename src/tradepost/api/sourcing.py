@@ -13,7 +13,6 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal
 
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import FileResponse, HttpRequest
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -25,9 +24,8 @@ from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
 from tradepost.api.bodies import JsonBody, JsonDate, JsonDateTime, JsonDecimal
 from tradepost.api.filters import RequestFilterQuery
 from tradepost.api.pagination import Rows, paged
-from tradepost.api.problems import ApiProblem, not_found, validation_problem
+from tradepost.api.problems import validation_problem
 from tradepost.companies.selectors import acting_company_id, membership_for
-from tradepost.messaging.errors import MessagingError, MessagingErrorCode, RateLimited
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.matching import MAX_LIMIT as MATCHING_LIMIT
@@ -174,32 +172,6 @@ class AttachmentOut(Schema):
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _problem(error: SourcingError) -> ApiProblem:
-    errors = {
-        ("body" if field == NON_FIELD_ERRORS else field): messages
-        for field, messages in error.message_dict.items()
-    }
-    code = error.code
-    if code == SourcingErrorCode.NOT_ALLOWED:
-        return not_found()
-    if code == SourcingErrorCode.NO_COMPANY:
-        return ApiProblem(403, str(code), _("You do not act for a company"), error.summary)
-    if code == SourcingErrorCode.EMAIL_NOT_VERIFIED:
-        return ApiProblem(403, str(code), _("Email address not confirmed"), error.summary)
-    if code == SourcingErrorCode.OWN_REQUEST:
-        return ApiProblem(403, str(code), _("Your own request"), error.summary)
-    if code == SourcingErrorCode.REQUEST_FULL:
-        return ApiProblem(409, str(code), _("The request is full"), error.summary)
-    if code == SourcingErrorCode.QUOTA_EXCEEDED:
-        return ApiProblem(409, str(code), _("Monthly quota used up"), error.summary)
-    if code in (SourcingErrorCode.REQUEST_NOT_OPEN, SourcingErrorCode.WRONG_STATE):
-        return ApiProblem(409, str(code), _("Not possible in this state"), error.summary)
-    problem = validation_problem(errors)
-    if code == SourcingErrorCode.LOCKED_AFTER_QUOTES:
-        problem.status, problem.code = 409, str(code)
-    return problem
-
-
 def _user(request: HttpRequest) -> Any:
     return request.auth  # type: ignore[attr-defined]
 
@@ -260,10 +232,7 @@ def list_requests(request: HttpRequest, query: Query[RequestFilterQuery]) -> Row
 @router.post("", response={201: RequestOut}, auth=API_AUTH, summary="Post a buying request")
 def create_request(request: HttpRequest, payload: RequestWrite) -> Status[dict[str, Any]]:
     user = _user(request)
-    try:
-        created = services.request_create(actor=user, fields=payload.model_dump(exclude_unset=True))
-    except SourcingError as error:
-        raise _problem(error) from None
+    created = services.request_create(actor=user, fields=payload.model_dump(exclude_unset=True))
     created = selectors.access_request(user=user, request_id=created.pk)
     return Status(201, _request_out(created, user=user, own_company_id=created.buyer_id))
 
@@ -274,9 +243,7 @@ def my_requests(request: HttpRequest) -> Rows:
     user = _user(request)
     own = acting_company_id(user)
     if own is None:
-        raise _problem(
-            SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
-        )
+        raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
     queryset = selectors.requests_of_company(company_id=own).select_related("buyer")
     return Rows(queryset, render=lambda item: _request_out(item, user=user, own_company_id=own))
 
@@ -307,9 +274,7 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
     user = _user(request)
     membership = membership_for(user)
     if membership is None:
-        raise _problem(
-            SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
-        )
+        raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
     matches = matching_requests(
         company=membership.company,
         language=query.language or get_language() or "en",
@@ -347,12 +312,9 @@ def get_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
 def update_request(request: HttpRequest, request_id: int, payload: RequestWrite) -> dict[str, Any]:
     user = _user(request)
     item = selectors.access_request_for_buyer(user=user, request_id=request_id)
-    try:
-        services.request_update(
-            actor=user, buying_request=item, fields=payload.model_dump(exclude_unset=True)
-        )
-    except SourcingError as error:
-        raise _problem(error) from None
+    services.request_update(
+        actor=user, buying_request=item, fields=payload.model_dump(exclude_unset=True)
+    )
     item = selectors.access_request_for_buyer(user=user, request_id=request_id)
     return _request_out(item, user=user, own_company_id=item.buyer_id)
 
@@ -363,10 +325,7 @@ def update_request(request: HttpRequest, request_id: int, payload: RequestWrite)
 def close_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
     user = _user(request)
     item = selectors.access_request_for_buyer(user=user, request_id=request_id)
-    try:
-        services.request_close(actor=user, buying_request=item)
-    except SourcingError as error:
-        raise _problem(error) from None
+    services.request_close(actor=user, buying_request=item)
     return _request_out(item, user=user, own_company_id=item.buyer_id)
 
 
@@ -427,10 +386,7 @@ def submit_quotation(
         {"min_quantity": str(t.min_quantity), "unit_price": str(t.unit_price)}
         for t in payload.price_tiers
     ]
-    try:
-        quotation = services.quotation_submit(actor=user, buying_request=item, fields=fields)
-    except SourcingError as error:
-        raise _problem(error) from None
+    quotation = services.quotation_submit(actor=user, buying_request=item, fields=fields)
     return Status(
         201, _quotation_out(selectors.access_quotation(user=user, quotation_id=quotation.pk))
     )
@@ -458,15 +414,12 @@ def get_quotation(request: HttpRequest, quotation_id: int) -> dict[str, Any]:
 def _decide(request: HttpRequest, quotation_id: int, action: str, reason: str = "") -> Any:
     user = _user(request)
     quotation = selectors.access_quotation_for_buyer(user=user, quotation_id=quotation_id)
-    try:
-        if action == "shortlist":
-            services.quotation_shortlist(actor=user, quotation=quotation)
-        elif action == "decline":
-            services.quotation_decline(actor=user, quotation=quotation, reason=reason)
-        else:
-            services.quotation_award(actor=user, quotation=quotation)
-    except SourcingError as error:
-        raise _problem(error) from None
+    if action == "shortlist":
+        services.quotation_shortlist(actor=user, quotation=quotation)
+    elif action == "decline":
+        services.quotation_decline(actor=user, quotation=quotation, reason=reason)
+    else:
+        services.quotation_award(actor=user, quotation=quotation)
     return _quotation_out(selectors.access_quotation(user=user, quotation_id=quotation_id))
 
 
@@ -541,12 +494,7 @@ def add_request_attachment(
 ) -> Status[dict[str, Any]]:
     user = _user(request)
     item = selectors.access_request_for_buyer(user=user, request_id=request_id)
-    try:
-        attachment = services.attachment_add_to_request(
-            actor=user, buying_request=item, upload=file
-        )
-    except SourcingError as error:
-        raise _problem(error) from None
+    attachment = services.attachment_add_to_request(actor=user, buying_request=item, upload=file)
     return Status(201, _attachment_out(request, attachment))
 
 
@@ -561,12 +509,7 @@ def add_quotation_attachment(
 ) -> Status[dict[str, Any]]:
     user = _user(request)
     quotation = selectors.access_quotation(user=user, quotation_id=quotation_id)
-    try:
-        attachment = services.attachment_add_to_quotation(
-            actor=user, quotation=quotation, upload=file
-        )
-    except SourcingError as error:
-        raise _problem(error) from None
+    attachment = services.attachment_add_to_quotation(actor=user, quotation=quotation, upload=file)
     return Status(201, _attachment_out(request, attachment))
 
 
@@ -625,20 +568,9 @@ def ask_quotation(
 ) -> Status[dict[str, Any]]:
     user = _user(request)
     quotation = selectors.access_quotation_for_buyer(user=user, quotation_id=quotation_id)
-    try:
-        conversation = services.quotation_question(
-            actor=user, quotation=quotation, message=payload.message
-        )
-    except SourcingError as error:
-        raise _problem(error) from None
-    except RateLimited as error:
-        raise ApiProblem(429, str(error.code), _("Too many requests"), error.message) from None
-    except MessagingError as error:
-        if error.code == MessagingErrorCode.NO_COMPANY:
-            raise ApiProblem(
-                403, str(error.code), _("You do not act for a company"), error.message
-            ) from None
-        raise validation_problem({"message": [error.message]}) from None
+    conversation = services.quotation_question(
+        actor=user, quotation=quotation, message=payload.message
+    )
     return Status(
         201, {"conversation_id": conversation.pk, "buying_request_id": quotation.request_id}
     )

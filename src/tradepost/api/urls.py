@@ -16,10 +16,12 @@ from tradepost.api.openapi import describe_errors
 from tradepost.api.parser import JsonObjectParser
 from tradepost.api.problems import (
     ApiProblem,
+    domain_problem,
     problem_response,
     render_problem,
     validation_problem,
 )
+from tradepost.core.errors import DomainError
 
 
 class TradepostAPI(NinjaAPI):
@@ -48,8 +50,14 @@ api.add_router("/me/products", products.router)
 
 
 @api.exception_handler(ApiProblem)
-def _problem(request, exc: ApiProblem):
+def _api_problem(request, exc: ApiProblem):
     return render_problem(request, exc)
+
+
+@api.exception_handler(DomainError)
+def _refused(request, exc: DomainError):
+    """Every app's refusal, the one place it becomes a problem document (ADR 0017)."""
+    return render_problem(request, domain_problem(exc))
 
 
 @api.exception_handler(ValidationError)

@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from tradepost.catalog import services
-from tradepost.catalog.errors import ProductError, ProductNotFound
+from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import Category, HSCode, Product, ProductImage, ProductTranslation
 
 
@@ -71,7 +71,7 @@ class ProductAdmin(ReadOnlyAdmin):
         for product in queryset:
             try:
                 service(actor=request.user, product=product)
-            except (ProductError, ProductNotFound) as error:
+            except ProductError as error:  # a not-found one too
                 self.message_user(request, f"{product.pk}: {error}", level=messages.ERROR)
             else:
                 changed += 1

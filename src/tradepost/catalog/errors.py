@@ -1,47 +1,49 @@
-"""Errors raised by the catalogue's services and access helpers."""
+"""Errors raised by the catalogue's services and access helpers (a `core.errors` family)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
 
 
-class ProductErrorCode(StrEnum):
-    """Why a write on a product was refused; the API uses these as problem types."""
+class ProductErrorCode(ErrorCode):
+    """Why a write on a product was refused, and how a client treats it."""
 
-    INVALID = "invalid"
-    NOT_ALLOWED = "not-allowed"
-    NO_COMPANY = "no-company"
-    EMAIL_NOT_VERIFIED = "email-not-verified"
-    HIDDEN_BY_MODERATION = "hidden-by-moderation"
-    NOT_PUBLISHABLE = "not-publishable"
-    TOO_MANY_IMAGES = "too-many-images"
-    IMAGE_REJECTED = "image-rejected"
-
-
-class ProductError(ValidationError):
-    """A refused product write, with messages per field (`message_dict`) and one `code`.
-
-    Messages under `NON_FIELD_ERRORS` ("__all__") concern the product as a whole.
-    """
-
-    def __init__(
-        self,
-        errors: dict[str, list[str]] | str,
-        code: ProductErrorCode = ProductErrorCode.INVALID,
-    ):
-        if isinstance(errors, str):
-            errors = {NON_FIELD_ERRORS: [errors]}
-        super().__init__({field: list(messages) for field, messages in errors.items()})
-        self.code = code
-
-    @property
-    def summary(self) -> str:
-        """All messages in one line, for flash messages and problem details."""
-        return " ".join(message for messages in self.message_dict.values() for message in messages)
+    INVALID = "invalid", ErrorKind.INVALID
+    # "Not yours" looks like "not there" (a 404), as the access helpers answer.
+    NOT_ALLOWED = "not-allowed", ErrorKind.NOT_FOUND
+    NOT_FOUND = "product-not-found", ErrorKind.NOT_FOUND
+    NO_COMPANY = "no-company", ErrorKind.FORBIDDEN, gettext_lazy("You do not act for a company")
+    EMAIL_NOT_VERIFIED = (
+        "email-not-verified",
+        ErrorKind.FORBIDDEN,
+        gettext_lazy("Email address not confirmed"),
+    )
+    HIDDEN_BY_MODERATION = (
+        "hidden-by-moderation",
+        ErrorKind.CONFLICT,
+        gettext_lazy("Hidden by moderation"),
+    )
+    NOT_PUBLISHABLE = (
+        "not-publishable",
+        ErrorKind.CONFLICT,
+        gettext_lazy("The product cannot be published yet"),
+    )
+    TOO_MANY_IMAGES = "too-many-images", ErrorKind.INVALID
+    IMAGE_REJECTED = "image-rejected", ErrorKind.INVALID
 
 
-class ProductNotFound(Http404):
+class ProductError(DomainError):
+    """A refused product write; messages under `NON_FIELD` concern the product as a whole."""
+
+    code: ProductErrorCode
+
+
+class ProductNotFound(ProductError, Http404):
     """No such product, or not one the user may manage: both look the same from outside."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(ProductErrorCode.NOT_FOUND, message or _("No such object."))

@@ -2,7 +2,7 @@
 
 Every function takes keyword arguments only, checks that the actor may manage the product's
 company, validates everything before writing anything, and raises `ProductError` (a
-ValidationError with messages per field) when the input is refused: nothing is saved then.
+`core.errors.DomainError` with messages per field) when refused: nothing is saved then.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class _Errors:
 
     def raise_if_any(self, code: ProductErrorCode = ProductErrorCode.INVALID) -> None:
         if self.by_field:
-            raise ProductError(self.by_field, code=code)
+            raise ProductError(code, self.by_field)
 
 
 def _clean_description(value: Any, errors: _Errors, field: str = "description") -> str:
@@ -396,11 +396,8 @@ def _full_clean(obj: Any) -> None:
     try:
         obj.full_clean()
     except ValidationError as exc:
-        raise ProductError(
-            {
-                _MODEL_TO_INPUT.get(field, field): [str(m) for m in messages]
-                for field, messages in exc.message_dict.items()
-            }
+        raise ProductError.from_validation_error(
+            ProductErrorCode.INVALID, exc, rename=_MODEL_TO_INPUT
         ) from None
 
 
@@ -412,7 +409,7 @@ def _slug_for(title: str) -> str:
 def _ensure_can_manage(actor: User, company: Company) -> None:
     if not can_manage_products(actor, company):
         raise ProductError(
-            _("You may not manage this company's products."), code=ProductErrorCode.NOT_ALLOWED
+            ProductErrorCode.NOT_ALLOWED, _("You may not manage this company's products.")
         )
 
 
@@ -480,13 +477,13 @@ def product_publish(*, actor: User, product: Product) -> Product:
     _ensure_can_manage(actor, locked.company)
     if locked.status == ProductStatus.HIDDEN and not is_operator(actor):
         raise ProductError(
+            ProductErrorCode.HIDDEN_BY_MODERATION,
             _("This product was hidden by moderation and cannot be published."),
-            code=ProductErrorCode.HIDDEN_BY_MODERATION,
         )
     if not user_can_publish(actor):
         raise ProductError(
+            ProductErrorCode.EMAIL_NOT_VERIFIED,
             _("Confirm your email address before publishing products."),
-            code=ProductErrorCode.EMAIL_NOT_VERIFIED,
         )
     errors = _Errors()
     if not locked.title.strip():
@@ -517,8 +514,7 @@ def product_unpublish(*, actor: User, product: Product) -> Product:
     _ensure_can_manage(actor, locked.company)
     if locked.status == ProductStatus.HIDDEN:
         raise ProductError(
-            _("This product was hidden by moderation."),
-            code=ProductErrorCode.HIDDEN_BY_MODERATION,
+            ProductErrorCode.HIDDEN_BY_MODERATION, _("This product was hidden by moderation.")
         )
     if locked.status == ProductStatus.PUBLISHED:
         locked.status = ProductStatus.DRAFT
@@ -543,9 +539,7 @@ def product_delete(*, actor: User, product: Product) -> Product:
 
 def _ensure_operator(actor: User) -> None:
     if not (actor.is_active and actor.is_staff):
-        raise ProductError(
-            _("Only operators may moderate listings."), code=ProductErrorCode.NOT_ALLOWED
-        )
+        raise ProductError(ProductErrorCode.NOT_ALLOWED, _("Only operators may moderate listings."))
 
 
 @transaction.atomic
@@ -596,6 +590,7 @@ def product_image_add(*, actor: User, product: Product, upload: File) -> Product
     limit = settings.TRADEPOST_PRODUCT_MAX_IMAGES
     if locked.images.count() >= limit:
         raise ProductError(
+            ProductErrorCode.TOO_MANY_IMAGES,
             {
                 "image": [
                     ngettext(
@@ -606,12 +601,11 @@ def product_image_add(*, actor: User, product: Product, upload: File) -> Product
                     % {"limit": limit}
                 ]
             },
-            code=ProductErrorCode.TOO_MANY_IMAGES,
         )
     try:
         processed = process_image(upload)
     except ImageRejected as exc:
-        raise ProductError({"image": [str(exc)]}, code=ProductErrorCode.IMAGE_REJECTED) from None
+        raise ProductError(ProductErrorCode.IMAGE_REJECTED, {"image": [str(exc)]}) from None
     last = locked.images.aggregate(last=Max("position"))["last"]
     image = ProductImage(product=locked, position=0 if last is None else last + 1)
     image.image.save(processed.image.name or "image", processed.image, save=False)
@@ -663,7 +657,10 @@ def product_image_reorder(*, actor: User, product: Product, image_ids: list[int]
     except (TypeError, ValueError):
         wanted = []
     if sorted(wanted) != sorted(current):
-        raise ProductError({"images": [_("List each of the product's images exactly once.")]})
+        raise ProductError(
+            ProductErrorCode.INVALID,
+            {"images": [_("List each of the product's images exactly once.")]},
+        )
     for position, pk in enumerate(wanted):
         ProductImage.objects.filter(pk=pk, product=locked).update(position=position)
     locked.save(update_fields=["updated_at"])

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tradepost.companies.errors import CompanyError
 from tradepost.companies.models import Company, Invitation, Membership
 from tradepost.companies.services import (
     companies_mark,
@@ -35,7 +35,7 @@ class CompanyAdminForm(forms.ModelForm):
         present = {name: cleaned[name] for name in PROFILE_FIELDS if name in cleaned}
         try:
             cleaned.update(clean_company_profile(present, partial=True))
-        except ValidationError as exc:
+        except CompanyError as exc:
             for field, messages in exc.message_dict.items():
                 self.add_error(field if field in self.fields else None, messages)
         return cleaned

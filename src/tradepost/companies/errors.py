@@ -1,36 +1,35 @@
-"""Error codes of the companies app and the exceptions its services and selectors raise."""
+"""Errors raised by the companies services and selectors (a `core.errors` family)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from django.http import Http404
 
-
-class CompanyErrorCode(StrEnum):
-    NOT_FOUND = "company-not-found"
-    PERMISSION_DENIED = "company-permission-denied"
-    ALREADY_IN_COMPANY = "already-in-company"
-    INVITATION_INVALID = "invitation-invalid"
-    INVITATION_EXPIRED = "invitation-expired"
-    INVITATION_USED = "invitation-used"
-    INVITATION_WRONG_USER = "invitation-wrong-user"
-    INVITATION_LIMIT = "invitation-limit"
-    ALREADY_MEMBER = "already-member"
-    MEMBER_NOT_FOUND = "member-not-found"
-    CANNOT_CHANGE_OWNER = "cannot-change-owner"
-    INVALID_ROLE = "invalid-role"
-    LOGO_REJECTED = "logo-rejected"
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
 
 
-class CompanyError(Exception):
-    """A request the companies services refuse; `message` is translated for the user."""
+class CompanyErrorCode(ErrorCode):
+    """Why a request on a company was refused, and how a client treats it."""
 
-    def __init__(self, code: CompanyErrorCode, message: str, *, field: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+    INVALID = "invalid", ErrorKind.INVALID
+    NOT_FOUND = "company-not-found", ErrorKind.NOT_FOUND
+    PERMISSION_DENIED = "company-permission-denied", ErrorKind.FORBIDDEN
+    ALREADY_IN_COMPANY = "already-in-company", ErrorKind.CONFLICT
+    INVITATION_INVALID = "invitation-invalid", ErrorKind.NOT_FOUND
+    INVITATION_EXPIRED = "invitation-expired", ErrorKind.CONFLICT
+    INVITATION_USED = "invitation-used", ErrorKind.CONFLICT
+    INVITATION_WRONG_USER = "invitation-wrong-user", ErrorKind.FORBIDDEN
+    INVITATION_LIMIT = "invitation-limit", ErrorKind.CONFLICT
+    ALREADY_MEMBER = "already-member", ErrorKind.CONFLICT
+    MEMBER_NOT_FOUND = "member-not-found", ErrorKind.NOT_FOUND
+    CANNOT_CHANGE_OWNER = "cannot-change-owner", ErrorKind.CONFLICT
+    INVALID_ROLE = "invalid-role", ErrorKind.INVALID
+    LOGO_REJECTED = "logo-rejected", ErrorKind.INVALID
+
+
+class CompanyError(DomainError):
+    """A request the companies services refuse."""
+
+    code: CompanyErrorCode
 
 
 class CompanyNotFound(CompanyError, Http404):

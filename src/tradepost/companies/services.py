@@ -68,6 +68,15 @@ def _require_owner(actor: User, company: Company) -> None:
         )
 
 
+def _full_clean(obj: Any, *, validate_unique: bool = True) -> None:
+    """`obj.full_clean()`, its refusal as a CompanyError (the input was checked before: this
+    is the model's last word)."""
+    try:
+        obj.full_clean(validate_unique=validate_unique)
+    except ValidationError as exc:
+        raise CompanyError.from_validation_error(CompanyErrorCode.INVALID, exc) from None
+
+
 def _already_in_company() -> CompanyError:
     return CompanyError(
         CompanyErrorCode.ALREADY_IN_COMPANY,
@@ -120,7 +129,7 @@ def company_create(*, actor: User, data: Mapping[str, Any]) -> Company:
     company = Company(**fields)
     for _attempt in range(5):
         company.slug = _unique_slug(_slug_base(company.english_name, company.legal_name))
-        company.full_clean()
+        _full_clean(company)
         try:
             with transaction.atomic():
                 company.save()
@@ -128,9 +137,13 @@ def company_create(*, actor: User, data: Mapping[str, Any]) -> Company:
         except IntegrityError:
             company.pk = None  # a parallel request took the slug: pick another
     else:
-        raise ValidationError({"legal_name": _("Could not save the company; try again.")})
+        raise CompanyError(
+            CompanyErrorCode.INVALID,
+            _("Could not save the company; try again."),
+            field="legal_name",
+        )
     membership = Membership(user=actor, company=company, role=Role.OWNER)
-    membership.full_clean(validate_unique=False)
+    _full_clean(membership, validate_unique=False)
     try:
         with transaction.atomic():
             membership.save()
@@ -148,7 +161,7 @@ def company_update(*, actor: User, company: Company, data: Mapping[str, Any]) ->
     locked = Company.objects.select_for_update().get(pk=company.pk)
     for name, value in fields.items():
         setattr(locked, name, value)
-    locked.full_clean()
+    _full_clean(locked)
     locked.save(update_fields=[*fields, "updated_at"])
     record_change(kind=OutboxKind.COMPANY, object_id=locked.pk)
     for name, value in fields.items():
@@ -168,7 +181,7 @@ def company_logo_set(*, actor: User, company: Company, upload: UploadedFile) -> 
     locked = Company.objects.select_for_update().get(pk=company.pk)
     old_name = (locked.logo.name or "") if locked.logo else ""
     locked.logo.save(processed.image.name or "logo.jpg", processed.image, save=False)
-    locked.full_clean()
+    _full_clean(locked)
     locked.save(update_fields=["logo", "updated_at"])
     _delete_file_on_commit(locked, old_name)
     company.logo = locked.logo
@@ -204,7 +217,9 @@ def _clean_invitation_email(email: str) -> str:
             raise ValidationError("")
         validate_email(email)
     except ValidationError:
-        raise ValidationError({"email": _("Enter a valid email address.")}) from None
+        raise CompanyError(
+            CompanyErrorCode.INVALID, _("Enter a valid email address."), field="email"
+        ) from None
     return email
 
 
@@ -250,7 +265,7 @@ def invitation_create(
         invited_by=actor,
         expires_at=now + INVITATION_LIFETIME,
     )
-    invitation.full_clean()
+    _full_clean(invitation)
     invitation.save()
     _queue_invitation_email(invitation=invitation, secret=secret, actor=actor)
     return invitation, secret
@@ -327,7 +342,7 @@ def invitation_accept(*, user: User, token: str) -> Membership:
             )
         raise _already_in_company()
     membership = Membership(user=user, company=invitation.company, role=invitation.role)
-    membership.full_clean(validate_unique=False)
+    _full_clean(membership, validate_unique=False)
     try:
         with transaction.atomic():
             membership.save()
@@ -405,7 +420,7 @@ def member_role_change(
         raise _owner_untouchable()
     if membership.role != role:
         membership.role = role
-        membership.full_clean(validate_unique=False)
+        _full_clean(membership, validate_unique=False)
         membership.save(update_fields=["role"])
     return membership
 

@@ -1,7 +1,8 @@
 """Checks and normalisation of the fields of a company profile, shared by web and API.
 
 `clean_company_profile` takes raw values (from a form or a JSON body), returns the values to
-store, and raises one ValidationError that names every bad field, so nothing is half saved.
+store, and raises one CompanyError (code `invalid`) that names every bad field, so nothing is
+half saved.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.core.validators import URLValidator
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tradepost.companies.errors import CompanyError, CompanyErrorCode
 from tradepost.companies.models import BusinessType, EmployeeRange, Market
 from tradepost.core.countries import is_country
 from tradepost.core.html import sanitize_html
@@ -259,5 +261,5 @@ def clean_company_profile(data: Mapping[str, Any], *, partial: bool) -> dict[str
         except _FieldError as exc:
             errors.setdefault(name, []).append(exc.message)
     if errors:
-        raise ValidationError(errors)
+        raise CompanyError(CompanyErrorCode.INVALID, errors)
     return cleaned

@@ -1,35 +1,34 @@
-"""Error codes of the messaging app and the exceptions its services and selectors raise."""
+"""Errors raised by the messaging services and selectors (a `core.errors` family)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from django.http import Http404
+from django.utils.translation import gettext_lazy
+
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
 
 
-class MessagingErrorCode(StrEnum):
-    NOT_FOUND = "conversation-not-found"
-    NO_COMPANY = "no-company"
-    OWN_COMPANY = "own-company"
-    NOT_PARTICIPANT = "not-participant"
-    EMPTY_BODY = "empty-body"
-    BODY_TOO_LONG = "body-too-long"
-    INVALID_QUANTITY = "invalid-quantity"
-    INVALID_UNIT = "invalid-unit"
-    INQUIRY_RATE_LIMIT = "inquiry-rate-limit"
-    MESSAGE_RATE_LIMIT = "message-rate-limit"
-    TARGET_NOT_FOUND = "inquiry-target-not-found"
-    ATTACHMENT_REJECTED = "attachment-rejected"
+class MessagingErrorCode(ErrorCode):
+    """Why an inquiry or a message was refused, and how a client treats it."""
+
+    NOT_FOUND = "conversation-not-found", ErrorKind.NOT_FOUND
+    NO_COMPANY = "no-company", ErrorKind.FORBIDDEN, gettext_lazy("You do not act for a company")
+    OWN_COMPANY = "own-company", ErrorKind.FORBIDDEN
+    NOT_PARTICIPANT = "not-participant", ErrorKind.FORBIDDEN
+    EMPTY_BODY = "empty-body", ErrorKind.INVALID
+    BODY_TOO_LONG = "body-too-long", ErrorKind.INVALID
+    INVALID_QUANTITY = "invalid-quantity", ErrorKind.INVALID
+    INVALID_UNIT = "invalid-unit", ErrorKind.INVALID
+    INQUIRY_RATE_LIMIT = "inquiry-rate-limit", ErrorKind.RATE_LIMITED
+    MESSAGE_RATE_LIMIT = "message-rate-limit", ErrorKind.RATE_LIMITED
+    TARGET_NOT_FOUND = "inquiry-target-not-found", ErrorKind.NOT_FOUND
+    ATTACHMENT_REJECTED = "attachment-rejected", ErrorKind.INVALID
 
 
-class MessagingError(Exception):
-    """A request the messaging services refuse; `message` is translated for the user."""
+class MessagingError(DomainError):
+    """A request the messaging services refuse."""
 
-    def __init__(self, code: MessagingErrorCode, message: str, *, field: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
+    code: MessagingErrorCode
 
 
 class ConversationNotFound(MessagingError, Http404):

@@ -1,53 +1,64 @@
-"""Errors raised by the sourcing services and access helpers."""
+"""Errors raised by the sourcing services and access helpers (a `core.errors` family)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
 
 
-class SourcingErrorCode(StrEnum):
-    """Why a write on a request or quotation was refused; the API uses these as problem types."""
+class SourcingErrorCode(ErrorCode):
+    """Why a write on a request or quotation was refused, and how a client treats it."""
 
-    INVALID = "invalid"
-    NOT_ALLOWED = "not-allowed"
-    NO_COMPANY = "no-company"
-    EMAIL_NOT_VERIFIED = "email-not-verified"
-    REQUEST_NOT_OPEN = "request-not-open"
-    REQUEST_FULL = "request-full"
-    QUOTA_EXCEEDED = "quota-exceeded"
-    OWN_REQUEST = "own-request"
-    LOCKED_AFTER_QUOTES = "locked-after-quotes"
-    WRONG_STATE = "wrong-state"
-
-
-class SourcingError(ValidationError):
-    """A refused write, with messages per field (`message_dict`) and one `code`."""
-
-    def __init__(
-        self,
-        errors: dict[str, list[str]] | str,
-        code: SourcingErrorCode = SourcingErrorCode.INVALID,
-    ):
-        if isinstance(errors, str):
-            errors = {NON_FIELD_ERRORS: [errors]}
-        super().__init__({field: list(messages) for field, messages in errors.items()})
-        self.code = code
-
-    @property
-    def summary(self) -> str:
-        return " ".join(message for messages in self.message_dict.values() for message in messages)
+    INVALID = "invalid", ErrorKind.INVALID
+    # "Not yours" looks like "not there" (a 404), as the access helpers answer.
+    NOT_ALLOWED = "not-allowed", ErrorKind.NOT_FOUND
+    REQUEST_NOT_FOUND = "request-not-found", ErrorKind.NOT_FOUND
+    QUOTATION_NOT_FOUND = "quotation-not-found", ErrorKind.NOT_FOUND
+    ATTACHMENT_NOT_FOUND = "attachment-not-found", ErrorKind.NOT_FOUND
+    NO_COMPANY = "no-company", ErrorKind.FORBIDDEN, gettext_lazy("You do not act for a company")
+    EMAIL_NOT_VERIFIED = (
+        "email-not-verified",
+        ErrorKind.FORBIDDEN,
+        gettext_lazy("Email address not confirmed"),
+    )
+    OWN_REQUEST = "own-request", ErrorKind.FORBIDDEN, gettext_lazy("Your own request")
+    REQUEST_NOT_OPEN = "request-not-open", ErrorKind.CONFLICT
+    REQUEST_FULL = "request-full", ErrorKind.CONFLICT, gettext_lazy("The request is full")
+    QUOTA_EXCEEDED = "quota-exceeded", ErrorKind.CONFLICT, gettext_lazy("Monthly quota used up")
+    # Fields that may no longer change once quotations arrived, each named.
+    LOCKED_AFTER_QUOTES = (
+        "locked-after-quotes",
+        ErrorKind.CONFLICT,
+        gettext_lazy("The request has invalid fields"),
+    )
+    WRONG_STATE = "wrong-state", ErrorKind.CONFLICT
 
 
-class RequestNotFound(Http404):
+class SourcingError(DomainError):
+    """A refused write on a buying request, a quotation or a file."""
+
+    code: SourcingErrorCode
+
+
+class RequestNotFound(SourcingError, Http404):
     """No such buying request, or not one the user may see: both look the same."""
 
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(SourcingErrorCode.REQUEST_NOT_FOUND, message or _("No such object."))
 
-class QuotationNotFound(Http404):
+
+class QuotationNotFound(SourcingError, Http404):
     """No such quotation, or not one the user may see: both look the same."""
 
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(SourcingErrorCode.QUOTATION_NOT_FOUND, message or _("No such object."))
 
-class AttachmentNotFound(Http404):
+
+class AttachmentNotFound(SourcingError, Http404):
     """No such attachment, or not one the user may see: both look the same."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(SourcingErrorCode.ATTACHMENT_NOT_FOUND, message or _("No such object."))

@@ -1,10 +1,11 @@
 """Writes on buying requests and quotations: one function per use case, one transaction each.
 
 Every function takes keyword arguments only, re-checks that the actor may do what it asks,
-validates everything before writing anything, and raises `SourcingError` (a ValidationError
-with messages per field) when refused: nothing is saved then. Counters (quotations per request,
-quotations per company per month) move with conditional `F()` updates that refuse at the limit,
-so concurrent writers cannot pass it; awarding locks the request row.
+validates everything before writing anything, and raises `SourcingError` (a
+`core.errors.DomainError` with messages per field) when refused: nothing is saved then.
+Counters (quotations per request, quotations per company per month) move with conditional
+`F()` updates that refuse at the limit, so concurrent writers cannot pass it; awarding locks
+the request row.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ class _Errors:
 
     def raise_if_any(self) -> None:
         if self.by_field:
-            raise SourcingError(self.by_field)
+            raise SourcingError(SourcingErrorCode.INVALID, self.by_field)
 
 
 def _line(value: Any, field: str, errors: _Errors, *, max_length: int, required: bool) -> str:
@@ -404,13 +405,13 @@ def _buyer_company(actor: Any, buyer: Company | None = None) -> Company:
     """The actor's company, checked to be able to act as a buyer (and to be `buyer`)."""
     if not user_can_publish(actor):
         raise SourcingError(
-            _("Verify your email address first."), SourcingErrorCode.EMAIL_NOT_VERIFIED
+            SourcingErrorCode.EMAIL_NOT_VERIFIED, _("Verify your email address first.")
         )
     company = acting_company(actor)
     if company is None:
-        raise SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
+        raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
     if buyer is not None and company.pk != buyer.pk:
-        raise SourcingError(_("You cannot change this request."), SourcingErrorCode.NOT_ALLOWED)
+        raise SourcingError(SourcingErrorCode.NOT_ALLOWED, _("You cannot change this request."))
     return company
 
 
@@ -446,7 +447,7 @@ def request_update(
     request = BuyingRequest.objects.select_for_update().get(pk=buying_request.pk)
     if request.status != RequestStatus.OPEN:
         raise SourcingError(
-            _("Only open requests can be changed."), SourcingErrorCode.REQUEST_NOT_OPEN
+            SourcingErrorCode.REQUEST_NOT_OPEN, _("Only open requests can be changed.")
         )
     now = timezone.now()
     errors = _Errors()
@@ -465,7 +466,7 @@ def request_update(
         if "deadline" in changed and cleaned["deadline"] < request.deadline:
             errors.add("deadline", _("Quotations have arrived: the deadline can only be extended."))
         if errors.by_field:
-            raise SourcingError(errors.by_field, SourcingErrorCode.LOCKED_AFTER_QUOTES)
+            raise SourcingError(SourcingErrorCode.LOCKED_AFTER_QUOTES, errors.by_field)
     for name, value in cleaned.items():
         setattr(request, name, value)
     if "deadline" in changed and request.deadline > now + EXPIRING_NOTICE:
@@ -497,7 +498,7 @@ def request_close(*, actor: Any, buying_request: BuyingRequest) -> BuyingRequest
     )
     if not updated:
         raise SourcingError(
-            _("Only open requests can be closed."), SourcingErrorCode.REQUEST_NOT_OPEN
+            SourcingErrorCode.REQUEST_NOT_OPEN, _("Only open requests can be closed.")
         )
     record_change(kind=OutboxKind.REQUEST, object_id=buying_request.pk)
     buying_request.refresh_from_db()
@@ -699,9 +700,9 @@ def _take_quota(company: Company, *, today: date) -> None:
     ).update(count=F("count") + 1)
     if not taken:
         raise SourcingError(
+            SourcingErrorCode.QUOTA_EXCEEDED,
             _("Your company has used all %(quota)d quotations for this month.")
             % {"quota": monthly_quote_quota()},
-            SourcingErrorCode.QUOTA_EXCEEDED,
         )
 
 
@@ -717,11 +718,11 @@ def _take_request_slot(request: BuyingRequest, *, now: datetime) -> None:
         current = BuyingRequest.objects.filter(pk=request.pk).values("status", "deadline").first()
         if current and current["status"] == RequestStatus.OPEN and current["deadline"] > now:
             raise SourcingError(
-                _("This request has received all the quotations it accepts."),
                 SourcingErrorCode.REQUEST_FULL,
+                _("This request has received all the quotations it accepts."),
             )
         raise SourcingError(
-            _("This request no longer accepts quotations."), SourcingErrorCode.REQUEST_NOT_OPEN
+            SourcingErrorCode.REQUEST_NOT_OPEN, _("This request no longer accepts quotations.")
         )
 
 
@@ -736,19 +737,19 @@ def quotation_submit(
     """
     if not user_can_publish(actor):
         raise SourcingError(
-            _("Verify your email address first."), SourcingErrorCode.EMAIL_NOT_VERIFIED
+            SourcingErrorCode.EMAIL_NOT_VERIFIED, _("Verify your email address first.")
         )
     supplier = acting_company(actor)
     if supplier is None:
-        raise SourcingError(_("Create or join a company first."), SourcingErrorCode.NO_COMPANY)
+        raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
     if supplier.pk == buying_request.buyer_id:
         raise SourcingError(
-            _("Your company cannot quote on its own request."), SourcingErrorCode.OWN_REQUEST
+            SourcingErrorCode.OWN_REQUEST, _("Your company cannot quote on its own request.")
         )
     now = timezone.now()
     if buying_request.status != RequestStatus.OPEN or buying_request.deadline <= now:
         raise SourcingError(
-            _("This request no longer accepts quotations."), SourcingErrorCode.REQUEST_NOT_OPEN
+            SourcingErrorCode.REQUEST_NOT_OPEN, _("This request no longer accepts quotations.")
         )
     errors = _Errors()
     cleaned = _clean_quotation_fields(fields, errors)
@@ -764,12 +765,11 @@ def quotation_submit(
         current = BuyingRequest.objects.select_for_update().get(pk=buying_request.pk)
         if current.status != RequestStatus.OPEN or current.deadline <= now:
             raise SourcingError(
-                _("This request no longer accepts quotations."),
-                SourcingErrorCode.REQUEST_NOT_OPEN,
+                SourcingErrorCode.REQUEST_NOT_OPEN, _("This request no longer accepts quotations.")
             )
         if not existing.is_revisable:
             raise SourcingError(
-                _("This quotation can no longer be revised."), SourcingErrorCode.WRONG_STATE
+                SourcingErrorCode.WRONG_STATE, _("This quotation can no longer be revised.")
             )
         for name, value in cleaned.items():
             setattr(existing, name, value)
@@ -790,7 +790,7 @@ def quotation_submit(
     except IntegrityError:
         # A concurrent first quotation of the same company won; this one is refused whole.
         raise SourcingError(
-            _("Your company has already quoted on this request."), SourcingErrorCode.WRONG_STATE
+            SourcingErrorCode.WRONG_STATE, _("Your company has already quoted on this request.")
         ) from None
     buyer_user = buying_request.created_by
     if buyer_user is not None and buyer_user.is_active:
@@ -828,14 +828,14 @@ def quotation_shortlist(*, actor: Any, quotation: Quotation) -> Quotation:
     request = _buyer_quotation(actor, quotation)
     if request.status != RequestStatus.OPEN:
         raise SourcingError(
-            _("This request is no longer open."), SourcingErrorCode.REQUEST_NOT_OPEN
+            SourcingErrorCode.REQUEST_NOT_OPEN, _("This request is no longer open.")
         )
     updated = Quotation.objects.filter(pk=quotation.pk, status=QuotationStatus.SUBMITTED).update(
         status=QuotationStatus.SHORTLISTED, updated_at=timezone.now()
     )
     if not updated:
         raise SourcingError(
-            _("Only a new quotation can be shortlisted."), SourcingErrorCode.WRONG_STATE
+            SourcingErrorCode.WRONG_STATE, _("Only a new quotation can be shortlisted.")
         )
     quotation.refresh_from_db()
     return quotation
@@ -849,7 +849,7 @@ def quotation_decline(*, actor: Any, quotation: Quotation, reason: str) -> Quota
     errors.raise_if_any()
     if request.status != RequestStatus.OPEN:
         raise SourcingError(
-            _("This request is no longer open."), SourcingErrorCode.REQUEST_NOT_OPEN
+            SourcingErrorCode.REQUEST_NOT_OPEN, _("This request is no longer open.")
         )
     updated = Quotation.objects.filter(
         pk=quotation.pk,
@@ -857,7 +857,7 @@ def quotation_decline(*, actor: Any, quotation: Quotation, reason: str) -> Quota
     ).update(status=QuotationStatus.DECLINED, decline_reason=text, updated_at=timezone.now())
     if not updated:
         raise SourcingError(
-            _("This quotation can no longer be declined."), SourcingErrorCode.WRONG_STATE
+            SourcingErrorCode.WRONG_STATE, _("This quotation can no longer be declined.")
         )
     quotation.refresh_from_db()
     return quotation
@@ -878,7 +878,7 @@ def quotation_award(*, actor: Any, quotation: Quotation) -> Quotation:
     )
     if not won:
         raise SourcingError(
-            _("This request is no longer open."), SourcingErrorCode.REQUEST_NOT_OPEN
+            SourcingErrorCode.REQUEST_NOT_OPEN, _("This request is no longer open.")
         )
     record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
     awarded = Quotation.objects.filter(
@@ -888,7 +888,7 @@ def quotation_award(*, actor: Any, quotation: Quotation) -> Quotation:
     ).update(status=QuotationStatus.AWARDED, updated_at=now)
     if not awarded:
         # Undo the request change: raising rolls the whole transaction back.
-        raise SourcingError(_("This quotation cannot be awarded."), SourcingErrorCode.WRONG_STATE)
+        raise SourcingError(SourcingErrorCode.WRONG_STATE, _("This quotation cannot be awarded."))
     Quotation.objects.filter(request_id=request.pk).exclude(pk=quotation.pk).exclude(
         status=QuotationStatus.DECLINED
     ).update(status=QuotationStatus.NOT_SELECTED, updated_at=now)
@@ -1035,30 +1035,34 @@ def _attachment_file(upload: Any) -> tuple[ContentFile, str, int]:
     size = getattr(upload, "size", None) or 0
     if size > attachment_max_bytes():
         raise SourcingError(
+            SourcingErrorCode.INVALID,
             {
                 "file": [
                     _("The file is too large (%(size)d KB); the limit is %(limit)d KB.")
                     % {"size": size // 1024, "limit": attachment_max_bytes() // 1024}
                 ]
-            }
+            },
         )
     if size == 0:
-        raise SourcingError({"file": [_("The file is empty.")]})
+        raise SourcingError(SourcingErrorCode.INVALID, {"file": [_("The file is empty.")]})
     upload.seek(0)
     head = upload.read(5)
     upload.seek(0)
     if head == b"%PDF-":
         data = upload.read()
         if b"%%EOF" not in data[-2048:]:
-            raise SourcingError({"file": [_("The PDF file is damaged or incomplete.")]})
+            raise SourcingError(
+                SourcingErrorCode.INVALID, {"file": [_("The PDF file is damaged or incomplete.")]}
+            )
         return ContentFile(data, name=f"{secrets.token_hex(16)}.pdf"), PDF_CONTENT_TYPE, len(data)
     try:
         processed = process_image(upload, max_bytes=attachment_max_bytes())
     except ImageRejected as exc:
         if not exc.not_an_image:  # an image, but too many pixels: say so
-            raise SourcingError({"file": [str(exc)]}) from None
+            raise SourcingError(SourcingErrorCode.INVALID, {"file": [str(exc)]}) from None
         raise SourcingError(
-            {"file": [_("Only PDF files and JPEG, PNG, WebP or GIF images are accepted.")]}
+            SourcingErrorCode.INVALID,
+            {"file": [_("Only PDF files and JPEG, PNG, WebP or GIF images are accepted.")]},
         ) from None
     name = processed.image.name or ""
     content_type = "image/png" if name.endswith(".png") else "image/jpeg"
@@ -1077,7 +1081,12 @@ def _store_attachment(
     parent_filter = {"request": request} if request is not None else {"quotation": quotation}
     if Attachment.objects.filter(**parent_filter).count() >= ATTACHMENTS_MAX_PER_OBJECT:
         raise SourcingError(
-            {"file": [_("Attach at most %(count)d files.") % {"count": ATTACHMENTS_MAX_PER_OBJECT}]}
+            SourcingErrorCode.INVALID,
+            {
+                "file": [
+                    _("Attach at most %(count)d files.") % {"count": ATTACHMENTS_MAX_PER_OBJECT}
+                ]
+            },
         )
     content, content_type, size = _attachment_file(upload)
     attachment = Attachment(
@@ -1108,7 +1117,7 @@ def attachment_add_to_request(
     request = BuyingRequest.objects.select_for_update().get(pk=buying_request.pk)
     if request.status != RequestStatus.OPEN:
         raise SourcingError(
-            _("Only open requests can be changed."), SourcingErrorCode.REQUEST_NOT_OPEN
+            SourcingErrorCode.REQUEST_NOT_OPEN, _("Only open requests can be changed.")
         )
     return _store_attachment(actor=actor, upload=upload, request=request, quotation=None)
 
@@ -1118,13 +1127,13 @@ def attachment_add_to_quotation(*, actor: Any, quotation: Quotation, upload: Any
     """Attach a file to the actor's company's quotation while it can still be revised."""
     company = acting_company(actor)
     if not user_can_publish(actor) or company is None:
-        raise SourcingError(_("You cannot change this quotation."), SourcingErrorCode.NOT_ALLOWED)
+        raise SourcingError(SourcingErrorCode.NOT_ALLOWED, _("You cannot change this quotation."))
     locked = Quotation.objects.select_for_update().get(pk=quotation.pk)
     if company.pk != locked.supplier_id:
-        raise SourcingError(_("You cannot change this quotation."), SourcingErrorCode.NOT_ALLOWED)
+        raise SourcingError(SourcingErrorCode.NOT_ALLOWED, _("You cannot change this quotation."))
     if not locked.is_revisable:
         raise SourcingError(
-            _("This quotation can no longer be revised."), SourcingErrorCode.WRONG_STATE
+            SourcingErrorCode.WRONG_STATE, _("This quotation can no longer be revised.")
         )
     return _store_attachment(actor=actor, upload=upload, request=None, quotation=locked)
 
@@ -1141,7 +1150,7 @@ def attachment_remove(*, actor: Any, attachment: Attachment) -> None:
         else None
     )
     if company is None or owner_id != company.pk:
-        raise SourcingError(_("You cannot remove this file."), SourcingErrorCode.NOT_ALLOWED)
+        raise SourcingError(SourcingErrorCode.NOT_ALLOWED, _("You cannot remove this file."))
     name, storage = attachment.file.name or "", attachment.file.storage
     attachment.delete()
     if name:

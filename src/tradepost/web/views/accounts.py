@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -17,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tradepost.accounts import services, tokens
-from tradepost.accounts.errors import AccountError, AccountErrorCode
+from tradepost.accounts.errors import AccountError
 from tradepost.accounts.forms import (
     EmailAuthenticationForm,
     EmailChangeForm,
@@ -30,6 +28,9 @@ from tradepost.accounts.models import User
 from tradepost.accounts.selectors import user_can_publish
 from tradepost.companies.selectors import membership_for
 from tradepost.core.clients import client_address
+from tradepost.core.errors import ErrorKind
+from tradepost.sourcing.selectors import supplier_key_numbers
+from tradepost.web.refusals import flash_refusal, show_on_form
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -38,19 +39,6 @@ class AuthenticatedRequest(HttpRequest):
     """The request of a view behind login_required: `user` is a signed-in User."""
 
     user: User
-
-
-def add_service_errors(form: forms.Form, error: ValidationError | AccountError) -> None:
-    """Show a service's refusal next to the field it concerns (or above the form)."""
-    if isinstance(error, AccountError):
-        field = error.field if error.field in form.fields else None
-        form.add_error(field, error.message)
-        return
-    if hasattr(error, "error_dict"):
-        for field, messages_ in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, messages_)
-    else:
-        form.add_error(None, error.messages)
 
 
 class LoginView(auth_views.LoginView):
@@ -88,9 +76,9 @@ def signup(request: HttpRequest) -> HttpResponse:
                 preferred_language=form.cleaned_data["preferred_language"],
                 client=client_address(request),
             )
-        except (ValidationError, AccountError) as exc:
-            add_service_errors(form, exc)
-            if isinstance(exc, AccountError) and exc.code == AccountErrorCode.TOO_MANY_SIGNUPS:
+        except AccountError as exc:
+            show_on_form(form, exc)
+            if exc.kind is ErrorKind.RATE_LIMITED:
                 status = 429
         else:
             login(request, user, backend=MODEL_BACKEND)
@@ -106,13 +94,17 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 def dashboard(request: AuthenticatedRequest) -> HttpResponse:
     membership = membership_for(request.user)
+    company = membership.company if membership else None
     return render(
         request,
         "accounts/dashboard.html",
         {
             "membership": membership,
-            "company": membership.company if membership else None,
+            "company": company,
             "can_publish": user_can_publish(request.user),
+            "numbers": (
+                supplier_key_numbers(user=request.user, company=company) if company else None
+            ),
         },
     )
 
@@ -131,8 +123,8 @@ def account_settings(request: AuthenticatedRequest) -> HttpResponse:
                 full_name=form.cleaned_data["full_name"],
                 preferred_language=form.cleaned_data["preferred_language"],
             )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
+        except AccountError as exc:
+            show_on_form(form, exc)
         else:
             messages.success(request, _("Your settings are saved."))
             return redirect("accounts:settings")
@@ -149,8 +141,8 @@ def change_email(request: AuthenticatedRequest) -> HttpResponse:
                 new_email=form.cleaned_data["new_email"],
                 password=form.cleaned_data["password"],
             )
-        except (ValidationError, AccountError) as exc:
-            add_service_errors(form, exc)
+        except AccountError as exc:
+            show_on_form(form, exc)
         else:
             messages.success(
                 request,
@@ -194,7 +186,7 @@ def resend_verification(request: AuthenticatedRequest) -> HttpResponse:
     try:
         services.email_verification_send(user=request.user)
     except AccountError as exc:
-        messages.info(request, exc.message)
+        flash_refusal(request, exc)
     else:
         messages.success(
             request,
@@ -253,7 +245,7 @@ def api_tokens(request: AuthenticatedRequest) -> HttpResponse:
                 user=request.user, name=form.cleaned_data["name"]
             )
         except AccountError as exc:
-            add_service_errors(form, exc)
+            show_on_form(form, exc)
         else:
             form = TokenCreateForm()
     response = render(

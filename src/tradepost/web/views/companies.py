@@ -11,7 +11,6 @@ from collections.abc import Callable
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from tradepost.accounts.selectors import is_operator
 from tradepost.companies import selectors, services
-from tradepost.companies.errors import CompanyError, CompanyNotFound, CompanyPermissionDenied
+from tradepost.companies.errors import CompanyError, CompanyPermissionDenied
 from tradepost.companies.forms import (
     CompanyCreateForm,
     CompanyProfileForm,
@@ -30,19 +29,8 @@ from tradepost.companies.forms import (
     RoleForm,
 )
 from tradepost.companies.models import Company, Role
+from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
-
-
-def _add_errors(form: forms.Form, error: ValidationError | CompanyError) -> None:
-    """Show a service's refusal next to the field it concerns (or above the form)."""
-    if isinstance(error, CompanyError):
-        form.add_error(error.field if error.field in form.fields else None, error.message)
-        return
-    if hasattr(error, "error_dict"):
-        for field, field_messages in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, field_messages)
-    else:
-        form.add_error(None, error.messages)
 
 
 def _form_errors(form: forms.Form, field: str) -> str:
@@ -90,8 +78,8 @@ def create(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.company_create(actor=request.user, data=form.cleaned_data)
-        except (ValidationError, CompanyError) as exc:
-            _add_errors(form, exc)
+        except CompanyError as exc:
+            show_on_form(form, exc)
         else:
             messages.success(
                 request, _("Your company is created. Complete its profile so buyers trust it.")
@@ -111,8 +99,8 @@ def profile(request: AuthenticatedRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.company_update(actor=request.user, company=company, data=form.cleaned_data)
-        except (ValidationError, CompanyError) as exc:
-            _add_errors(form, exc)
+        except CompanyError as exc:
+            show_on_form(form, exc)
         else:
             messages.success(request, _("The company profile is saved."))
             return _redirect(request, "companies:profile")
@@ -148,7 +136,7 @@ def logo(request: AuthenticatedRequest) -> HttpResponse:
     except CompanyPermissionDenied as exc:
         return _denied(request, exc.message)
     except CompanyError as exc:
-        messages.error(request, exc.message)
+        flash_refusal(request, exc)
     return _redirect(request, "companies:profile")
 
 
@@ -192,8 +180,8 @@ def invite(request: AuthenticatedRequest) -> HttpResponse:
                 email=form.cleaned_data["email"],
                 role=form.cleaned_data["role"],
             )
-        except (ValidationError, CompanyError) as exc:
-            _add_errors(form, exc)
+        except CompanyError as exc:
+            show_on_form(form, exc)
         else:
             messages.success(
                 request, _("We sent an invitation to %(email)s.") % {"email": invitation.email}
@@ -215,10 +203,8 @@ def _member_action(request: AuthenticatedRequest, action: Callable[[Company], st
         message = action(company)
     except CompanyPermissionDenied as exc:
         return _denied(request, exc.message)
-    except CompanyNotFound:
-        raise
     except CompanyError as exc:
-        messages.error(request, exc.message)
+        flash_refusal(request, exc)
     else:
         messages.success(request, message)
     return _redirect(request, "companies:members")
@@ -277,7 +263,7 @@ def leave(request: AuthenticatedRequest) -> HttpResponse:
     try:
         services.membership_leave(user=request.user)
     except CompanyError as exc:
-        messages.error(request, exc.message)
+        flash_refusal(request, exc)
         return redirect("companies:members")
     messages.success(request, _("You left the company."))
     return redirect("accounts:dashboard")

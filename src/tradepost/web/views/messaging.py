@@ -19,12 +19,14 @@ from tradepost.catalog.company_selectors import get_public_company
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company
+from tradepost.core.errors import ErrorKind
 from tradepost.messaging import selectors, services
-from tradepost.messaging.errors import MessagingError, RateLimited
+from tradepost.messaging.errors import MessagingError
 from tradepost.messaging.forms import InquiryForm, ReplyForm
 from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
 from tradepost.sourcing import selectors as sourcing_selectors
+from tradepost.web.refusals import show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
 CONVERSATIONS_PER_PAGE = 30
@@ -67,8 +69,8 @@ def inquiry_create(request: AuthenticatedRequest) -> HttpResponse:
                 attachments=form.cleaned_data["attachments"],
             )
         except MessagingError as error:
-            form.add_error(error.field if error.field in form.fields else None, error.message)
-            status = 429 if isinstance(error, RateLimited) else 400
+            show_on_form(form, error)
+            status = 429 if error.kind is ErrorKind.RATE_LIMITED else 400
         else:
             flash.success(request, _("Your inquiry was sent."))
             return redirect("messaging:detail", conversation_id=conversation.pk)
@@ -127,8 +129,8 @@ def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
                     attachments=form.cleaned_data["attachments"],
                 )
             except MessagingError as error:
-                form.add_error(error.field if error.field in form.fields else "body", error.message)
-                status = 429 if isinstance(error, RateLimited) else 400
+                show_on_form(form, error, fields={"message": "body"})
+                status = 429 if error.kind is ErrorKind.RATE_LIMITED else 400
             else:
                 return redirect("messaging:detail", conversation_id=conversation.pk)
         else:

@@ -12,10 +12,8 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -33,6 +31,7 @@ from tradepost.catalog.permissions import access_product, company_for_new_produc
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company
 from tradepost.core.languages import LISTING_LANGUAGES, UI_LANGUAGES
+from tradepost.web.refusals import flash_refusal, show_on_form
 
 PRODUCTS_PER_PAGE = 20
 LISTED_STATUSES = [
@@ -59,13 +58,6 @@ def _no_company_redirect(request: HttpRequest) -> HttpResponse:
         raise Http404(_("Choose a company with ?company=<id>."))
     messages.info(request, _("Create your company profile before adding products."))
     return redirect("companies:create")
-
-
-def _add_service_errors(form: Form, error: ProductError) -> None:
-    for field, field_messages in error.message_dict.items():
-        target = field if field in form.fields else None
-        for message in field_messages:
-            form.add_error(target if field != NON_FIELD_ERRORS else None, message)
 
 
 def _update_url(product: Product) -> str:
@@ -141,7 +133,7 @@ def product_create(request: HttpRequest) -> HttpResponse:
                     **form.service_fields(),
                 )
             except ProductError as error:
-                _add_service_errors(form, error)
+                show_on_form(form, error)
             else:
                 messages.success(
                     request, _("The product was saved as a draft. Add photos, then publish it.")
@@ -241,7 +233,7 @@ def product_update(request: HttpRequest, pk: int) -> HttpResponse:
                     **form.service_fields(),
                 )
             except ProductError as error:
-                _add_service_errors(form, error)
+                show_on_form(form, error)
             else:
                 messages.success(request, _("Your changes were saved."))
                 return redirect(_update_url(product))
@@ -255,7 +247,7 @@ def _run_action(request: HttpRequest, pk: int, action: Any, success: str) -> Htt
     try:
         action(actor=request.user, product=product)
     except ProductError as error:
-        messages.error(request, error.summary)
+        flash_refusal(request, error)
     else:
         messages.success(request, success)
     return redirect(_update_url(product))
@@ -304,7 +296,7 @@ def product_image_add(request: HttpRequest, pk: int) -> HttpResponse:
                 upload=image_form.cleaned_data["image"],
             )
         except ProductError as error:
-            _add_service_errors(image_form, error)
+            show_on_form(image_form, error)
         else:
             messages.success(request, _("The photo was added."))
             return redirect(_update_url(product) + "#photos")
@@ -362,7 +354,7 @@ def product_image_reorder(request: HttpRequest, pk: int) -> HttpResponse:
             image_ids=order,
         )
     except ProductError as error:
-        messages.error(request, error.summary)
+        flash_refusal(request, error)
     return redirect(_update_url(product) + "#photos")
 
 
@@ -385,7 +377,7 @@ def product_translation(request: HttpRequest, pk: int, language: str) -> HttpRes
                     description=form.cleaned_data["description"],
                 )
             except ProductError as error:
-                _add_service_errors(form, error)
+                show_on_form(form, error)
             else:
                 messages.success(request, _("The translation was saved."))
                 return redirect(_update_url(product) + "#translations")

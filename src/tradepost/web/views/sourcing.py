@@ -11,9 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
-from django.forms import Form
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -37,17 +35,11 @@ from tradepost.sourcing.forms import (
     price_tier_formset,
 )
 from tradepost.sourcing.models import BuyingRequest, Quotation
+from tradepost.web.refusals import flash_refusal, show_on_form
 
 PER_PAGE = 20
 BUSINESS_TYPES = dict(BusinessType.choices)
 BOARD_RECENT_DAYS = (1, 7, 30)
-
-
-def _add_errors(form: Form, error: SourcingError) -> None:
-    for field, field_messages in error.message_dict.items():
-        target = field if field in form.fields and field != NON_FIELD_ERRORS else None
-        for message in field_messages:
-            form.add_error(target, message)
 
 
 def _decimal_param(value: str) -> Decimal | None:
@@ -68,7 +60,6 @@ def _decorate(requests: Any, language: str) -> None:
         item.category_name = item.category.name_for(language)
         item.destination_name = country_name(item.destination_country, language)
         item.buyer_country_name = country_name(item.buyer.country, language)
-        item.quantity_text = plain_number(item.quantity)
         kinds = [BUSINESS_TYPES.get(code) for code in item.buyer.business_types or []]
         item.buyer_kind = next((str(k).lower() for k in kinds if k), _("company"))
 
@@ -137,7 +128,7 @@ def request_create(request: HttpRequest) -> HttpResponse:
         try:
             created = services.request_create(actor=request.user, fields=form.service_fields())
         except SourcingError as error:
-            _add_errors(form, error)
+            show_on_form(form, error)
         else:
             messages.success(request, _("Your buying request is posted."))
             return redirect("sourcing:request_detail", pk=created.pk)
@@ -182,7 +173,7 @@ def request_update(request: HttpRequest, pk: int) -> HttpResponse:
                 actor=request.user, buying_request=buying_request, fields=fields
             )
         except SourcingError as error:
-            _add_errors(form, error)
+            show_on_form(form, error)
         else:
             messages.success(request, _("Your buying request is saved."))
             return redirect("sourcing:request_detail", pk=buying_request.pk)
@@ -200,7 +191,7 @@ def request_close(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.request_close(actor=request.user, buying_request=buying_request)
     except SourcingError as error:
-        messages.error(request, error.summary)
+        flash_refusal(request, error)
     else:
         messages.success(request, _("The request is closed."))
     return redirect("sourcing:request_detail", pk=buying_request.pk)
@@ -274,7 +265,7 @@ def quotation_submit(request: HttpRequest, pk: int) -> HttpResponse:
                 fields=form.service_fields(price_tiers=tiers.tiers()),
             )
         except SourcingError as error:
-            _add_errors(form, error)
+            show_on_form(form, error)
         else:
             messages.success(request, _("Your quotation is sent."))
             return redirect("sourcing:my_quotations")
@@ -304,8 +295,10 @@ def compare(request: HttpRequest, pk: int) -> HttpResponse:
     attachments = selectors.attachments_by_quotation(
         quotation_ids=[row.quotation.pk for row in comparison.rows]
     )
+    language = get_language()
     for row in comparison.rows:
         row.quotation.attachment_list = attachments.get(row.quotation.pk, [])  # type: ignore[attr-defined]
+        row.quotation.supplier_name = row.quotation.supplier.name_for(language)  # type: ignore[attr-defined]
     return render(
         request,
         "sourcing/compare.html",
@@ -345,7 +338,7 @@ def _buyer_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             services.quotation_award(actor=request.user, quotation=quotation)
             messages.success(request, _("The request is awarded; the suppliers are told."))
     except SourcingError as error:
-        messages.error(request, error.summary)
+        flash_refusal(request, error)
     return redirect("sourcing:compare", pk=quotation.request_id)
 
 
@@ -362,9 +355,29 @@ def quotation_decline(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def quotation_award(request: HttpRequest, pk: int) -> HttpResponse:
-    return _buyer_action(request, pk, "award")
+    """Awarding takes two steps: this page says what awarding does (the other quotations are
+    not selected, every supplier is told, nothing can be undone) and its form, posted with
+    `confirm=yes`, awards. A post without it only shows the page again."""
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        return _buyer_action(request, pk, "award")
+    quotation = selectors.access_quotation_for_buyer(user=request.user, quotation_id=pk)
+    if request.method == "POST":
+        return redirect("sourcing:award", pk=quotation.pk)
+    buying_request = quotation.request
+    return render(
+        request,
+        "sourcing/award_confirm.html",
+        {
+            "quotation": quotation,
+            "buying_request": buying_request,
+            "supplier_name": quotation.supplier.name_for(get_language()),
+            "other_quotations": selectors.quotations_for_buyer(buying_request=buying_request)
+            .exclude(pk=quotation.pk)
+            .count(),
+        },
+    )
 
 
 @login_required
@@ -376,10 +389,8 @@ def quotation_ask(request: HttpRequest, pk: int) -> HttpResponse:
         conversation = services.quotation_question(
             actor=request.user, quotation=quotation, message=request.POST.get("message", "")
         )
-    except SourcingError as error:
-        messages.error(request, error.summary)
-    except MessagingError as error:
-        messages.error(request, error.message)
+    except (SourcingError, MessagingError) as error:
+        flash_refusal(request, error)
     else:
         messages.success(request, _("Your question is sent to the supplier."))
         return redirect("messaging:detail", conversation_id=conversation.pk)
@@ -410,7 +421,7 @@ def request_attachment_add(request: HttpRequest, pk: int) -> HttpResponse:
                 actor=request.user, buying_request=buying_request, upload=form.cleaned_data["file"]
             )
         except SourcingError as error:
-            messages.error(request, error.summary)
+            flash_refusal(request, error)
         else:
             messages.success(request, _("The file is attached."))
     return redirect("sourcing:request_detail", pk=buying_request.pk)
@@ -429,7 +440,7 @@ def quotation_attachment_add(request: HttpRequest, pk: int) -> HttpResponse:
                 actor=request.user, quotation=quotation, upload=form.cleaned_data["file"]
             )
         except SourcingError as error:
-            messages.error(request, error.summary)
+            flash_refusal(request, error)
         else:
             messages.success(request, _("The file is attached."))
     return redirect("sourcing:quote", pk=quotation.request_id)
@@ -449,7 +460,7 @@ def attachment_remove(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.attachment_remove(actor=request.user, attachment=attachment)
     except SourcingError as error:
-        messages.error(request, error.summary)
+        flash_refusal(request, error)
     else:
         messages.success(request, _("The file is removed."))
     return redirect("sourcing:request_detail", pk=request_id)

@@ -52,8 +52,6 @@ class Command(BaseCommand):
             password = self._prompt_password()
         try:
             user, created = operator_grant(actor=None, email=email, password=password)
-        except ValidationError as exc:
-            raise CommandError(" ".join(exc.messages)) from None
         except AccountError as exc:
             raise CommandError(exc.message) from None
         if created:

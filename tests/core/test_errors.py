@@ -1,0 +1,152 @@
+"""The one error family (docs/adr/0017-one-error-family.md): every app's refusal is a
+`core.errors.DomainError` whose code declares its kind."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.utils import translation
+
+import tradepost
+from tradepost.accounts.errors import AccountError, AccountErrorCode
+from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
+from tradepost.companies.errors import (
+    CompanyError,
+    CompanyErrorCode,
+    CompanyNotFound,
+    CompanyPermissionDenied,
+)
+from tradepost.core.errors import NON_FIELD, DomainError, ErrorCode, ErrorKind
+from tradepost.messaging.errors import (
+    ConversationNotFound,
+    MessagingError,
+    MessagingErrorCode,
+    RateLimited,
+)
+from tradepost.sourcing.errors import (
+    AttachmentNotFound,
+    QuotationNotFound,
+    RequestNotFound,
+    SourcingError,
+    SourcingErrorCode,
+)
+
+#: The error classes of the apps that answer users (the demo loader's errors are for the
+#: person running the command, not for users, and stay outside).
+APP_ERRORS = {
+    "accounts": {AccountError},
+    "catalog": {ProductError, ProductNotFound},
+    "companies": {CompanyError, CompanyNotFound, CompanyPermissionDenied},
+    "messaging": {MessagingError, ConversationNotFound, RateLimited},
+    "sourcing": {SourcingError, RequestNotFound, QuotationNotFound, AttachmentNotFound},
+}
+APP_ERROR_BASES = {
+    "accounts": AccountError,
+    "catalog": ProductError,
+    "companies": CompanyError,
+    "messaging": MessagingError,
+    "sourcing": SourcingError,
+}
+NOT_FOUND_CLASSES = [
+    ProductNotFound,
+    CompanyNotFound,
+    ConversationNotFound,
+    RequestNotFound,
+    QuotationNotFound,
+    AttachmentNotFound,
+]
+#: What the not-found classes that serve several codes are raised with.
+NOT_FOUND_ARGUMENTS = {
+    CompanyNotFound: (CompanyErrorCode.MEMBER_NOT_FOUND, "No such member."),
+    ConversationNotFound: (MessagingErrorCode.NOT_FOUND, "No such conversation."),
+}
+
+
+def _errors_modules():
+    for info in pkgutil.iter_modules(tradepost.__path__):
+        if info.ispkg and importlib.util.find_spec(f"tradepost.{info.name}.errors"):
+            yield info.name, importlib.import_module(f"tradepost.{info.name}.errors")
+
+
+def test_every_exception_of_an_apps_errors_module_is_in_the_family():
+    found = {}
+    for app, module in _errors_modules():
+        classes = {
+            value
+            for value in vars(module).values()
+            if isinstance(value, type)
+            and issubclass(value, Exception)
+            and value.__module__ == module.__name__
+        }
+        if app in ("core", "demo"):
+            continue
+        found[app] = classes
+        for error_class in classes:
+            assert issubclass(error_class, DomainError), error_class
+    assert found == APP_ERRORS
+
+
+@pytest.mark.parametrize("app", sorted(APP_ERRORS))
+def test_every_code_declares_its_kind_once(app):
+    module = importlib.import_module(f"tradepost.{app}.errors")
+    enums = [
+        value
+        for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, ErrorCode) and value is not ErrorCode
+    ]
+    assert len(enums) == 1, enums
+    (codes,) = enums
+    assert len({member.value for member in codes}) == len(codes)
+    for member in codes:
+        assert isinstance(member.kind, ErrorKind), member
+        assert codes(member.value) is member
+        assert str(member) == member.value
+        built = APP_ERROR_BASES[app](member, "Refused.")
+        assert built.kind is member.kind
+        assert built.title
+
+
+@pytest.mark.parametrize("error_class", NOT_FOUND_CLASSES, ids=lambda cls: cls.__name__)
+def test_not_found_classes_are_404s_of_kind_not_found(error_class):
+    assert issubclass(error_class, Http404)
+    error = error_class(*NOT_FOUND_ARGUMENTS.get(error_class, ()))
+    assert error.kind is ErrorKind.NOT_FOUND
+    assert error.message
+
+
+def test_a_message_lands_under_its_field_or_the_whole_request():
+    about_field = AccountError(AccountErrorCode.INVALID, "Enter a name.", field="full_name")
+    assert about_field.message_dict == {"full_name": ["Enter a name."]}
+    whole = SourcingError(SourcingErrorCode.REQUEST_FULL, "Full.")
+    assert whole.message_dict == {NON_FIELD: ["Full."]}
+    assert whole.field_errors == {}
+    many = ProductError(ProductErrorCode.INVALID, {"title": "Too long.", "moq": ["A", "B"]})
+    assert many.message_dict == {"title": ["Too long."], "moq": ["A", "B"]}
+    assert many.message == str(many) == "Too long. A B"
+
+
+def test_titles_follow_the_language_at_use_and_messages_the_one_at_raise():
+    with translation.override("zh-hans"):
+        error = SourcingError(SourcingErrorCode.REQUEST_FULL, translation.gettext("Not found"))
+    with translation.override("en"):
+        assert error.title == "The request is full"
+        assert error.message != "Not found"
+    with translation.override("zh-hans"):
+        assert error.title != "The request is full"
+    assert SourcingError(SourcingErrorCode.WRONG_STATE, "x").title == "Not possible in this state"
+
+
+def test_a_django_validation_error_becomes_the_apps_invalid_error():
+    error = ProductError.from_validation_error(
+        ProductErrorCode.INVALID,
+        ValidationError({"category": ["Choose a category."]}),
+        rename={"category": "category_id"},
+    )
+    assert error.kind is ErrorKind.INVALID
+    assert error.message_dict == {"category_id": ["Choose a category."]}
+    plain = ProductError.from_validation_error(ProductErrorCode.INVALID, ValidationError("Bad."))
+    assert plain.message_dict == {NON_FIELD: ["Bad."]}

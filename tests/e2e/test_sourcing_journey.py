@@ -10,9 +10,11 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
-from django.utils import formats, timezone, translation
+from django.utils import timezone
 
-from tests.factories import PASSWORD, make_company, make_product, make_user
+from tests.factories.accounts import PASSWORD, make_user
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Category
 from tradepost.messaging.models import Conversation
@@ -150,7 +152,7 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
     _quote(chen_page, unit_price="21", currency="CNY", moq="1000", lead_time="25", place="Ningbo")
     chen_quote = Quotation.objects.get(request=buying_request, supplier=mingda)
     assert (chen_quote.unit_price, chen_quote.currency) == (Decimal("21"), "CNY")
-    assert "21 CNY" in chen_page.locator("table.data").inner_text()
+    assert "CN¥21.00" in chen_page.locator("table.data").inner_text()
 
     # The second supplier quotes in dollars from the request page.
     mike_page = open_page("en-US")
@@ -171,17 +173,16 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
     buyer_page.click("main form[method=get] button[type=submit]")
     buyer_page.wait_for_url("**/compare/?currency=USD&sort=price")
     assert "Unit price (USD)" in buyer_page.locator("table.compare-table thead").inner_text()
-    with translation.override("en"):
-        rate_date = formats.date_format(RATES_AS_OF, "SHORT_DATE_FORMAT")
+    rate_date = f"{RATES_AS_OF.day} {RATES_AS_OF:%b} {RATES_AS_OF.year}"  # "30 Nov 2026"
     assert f"exchange rates of {rate_date}" in buyer_page.inner_text("main")
     chen_row, mike_row = (
         _row(buyer_page, "宁波明达保温制品有限公司"),
         _row(buyer_page, "Ohio Drinkware"),
     )
-    assert chen_row.locator("td").nth(1).inner_text() == "2.94"  # 21 CNY × 0.14
-    assert "21 CNY" in chen_row.locator("td").nth(2).inner_text()
-    assert mike_row.locator("td").nth(1).inner_text() == "3.1"
-    assert "3.1 USD" in mike_row.locator("td").nth(2).inner_text()
+    assert chen_row.locator("td").nth(1).inner_text() == "US$2.94"  # 21 CNY × 0.14
+    assert "CN¥21.00" in chen_row.locator("td").nth(2).inner_text()
+    assert mike_row.locator("td").nth(1).inner_text() == "US$3.10"
+    assert "US$3.10" in mike_row.locator("td").nth(2).inner_text()
     rows = buyer_page.locator("table.compare-table tbody tr")
     assert rows.count() == 2
     assert "宁波明达" in rows.first.inner_text()  # the cheaper one, once converted, first
@@ -211,14 +212,18 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
     buyer_page.reload()
     assert reply in buyer_page.locator("ol.messages-thread").inner_text()
     buyer_page.goto(f"{base}/en/requests/{buying_request.pk}/compare/?currency=USD")
+    # Awarding takes two steps: the confirmation page, then its button.
     _row(buyer_page, "宁波明达保温制品有限公司").locator(
-        f"form[action$='/quotations/{chen_quote.pk}/award/'] button"
+        f"a[href$='/quotations/{chen_quote.pk}/award/']"
     ).click()
-    buyer_page.wait_for_load_state()
+    buyer_page.wait_for_url(f"**/quotations/{chen_quote.pk}/award/")
+    assert buying_request.status == RequestStatus.OPEN
+    buyer_page.click(f"main form[action$='/quotations/{chen_quote.pk}/award/'] button")
+    buyer_page.wait_for_url(f"**/en/requests/{buying_request.pk}/compare/")
     assert "The request is awarded" in buyer_page.inner_text("main")
     buying_request.refresh_from_db()
     assert buying_request.status == RequestStatus.AWARDED
-    assert buyer_page.locator("table.compare-table form[action*='/award/']").count() == 0
+    assert buyer_page.locator("table.compare-table a[href*='/award/']").count() == 0
 
     # Both suppliers see the outcome on their quotations, and got a notification.
     chen_page.goto(f"{base}/zh-hans/requests/quotations/")

@@ -4,8 +4,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tests.factories import PASSWORD, make_user
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.accounts import PASSWORD, make_user
+from tests.factories.companies import make_trader
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus, RequestStatus
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +81,7 @@ def test_buyer_pages_render_in_each_language(client, language):
 def test_post_request_through_the_form(client):
     buyer, company = make_trader(country="NL")
     _login(client, buyer)
-    from tests.factories import leaf_category
+    from tests.factories.catalog import leaf_category
 
     data = {
         "title": "Ceramic mugs",
@@ -151,8 +152,15 @@ def test_quote_through_the_form_and_buyer_awards(client):
     client.logout()
     _login(client, buyer)
     compare = client.get(_url("compare", pk=request.pk))
-    assert "3.2 CNY" in compare.text
-    assert client.post(_url("award", pk=quotation.pk)).status_code == 302
+    assert "CN¥3.20" in compare.text
+    # Awarding takes a second step: the compare page links to a confirmation page.
+    confirm_url = _url("award", pk=quotation.pk)
+    assert f'href="{confirm_url}"' in compare.text
+    assert client.get(confirm_url).status_code == 200
+    assert client.post(confirm_url).status_code == 302  # without the confirmation: nothing
+    request.refresh_from_db()
+    assert request.status == RequestStatus.OPEN
+    assert client.post(confirm_url, {"confirm": "yes"}).status_code == 302
     request.refresh_from_db()
     assert request.status == RequestStatus.AWARDED
 
@@ -196,7 +204,7 @@ def test_sealed_count_hidden_on_detail(client):
 
 
 def test_board_filters_through_the_page(client):
-    from tests.factories import make_category
+    from tests.factories.catalog import make_category
 
     leaf = make_category(parent=make_category(name_en="Kitchen"), name_en="Flasks")
     wanted = make_request(title="Flasks for Germany", category_id=leaf.pk, destination_country="DE")

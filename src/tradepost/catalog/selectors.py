@@ -551,3 +551,15 @@ def api_products(
         )
         .order_by("-id")
     )
+
+
+def product_counts_by_status(*, company_id: int) -> dict[str, int]:
+    """How many of the company's products are in each status (one query; a status without
+    products is absent)."""
+    rows = (
+        Product.objects.filter(company_id=company_id)
+        .order_by()
+        .values_list("status")
+        .annotate(count=Count("id"))
+    )
+    return {status: count for status, count in rows}

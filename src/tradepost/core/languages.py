@@ -34,6 +34,16 @@ def babel_locale(language: str) -> str:
     return _BABEL.get((language or "en").lower(), "en")
 
 
+# English dates are written for readers everywhere: CLDR's world English says "17 Dec 2026",
+# where US English says "Dec 17, 2026" or "12/17/2026" (read as 12 July in most countries).
+_BABEL_DATES = {**_BABEL, "en": "en_001"}
+
+
+def babel_date_locale(language: str) -> str:
+    """The Babel locale dates are written in for a reader of `language`."""
+    return _BABEL_DATES.get((language or "en").lower(), "en_001")
+
+
 def normalise_ui_language(language: str | None) -> str:
     language = (language or "en").lower()
     return language if language in UI_LANGUAGES else "en"

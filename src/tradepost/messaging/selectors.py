@@ -154,3 +154,11 @@ def access_conversation_attachment(
     if item is None:
         raise _not_found()
     return item
+
+
+def unanswered_inquiry_count(*, company_id: int) -> int:
+    """Conversations buyers started with the company (as supplier) that no member of it has
+    answered yet."""
+    return Conversation.objects.filter(
+        supplier_company_id=company_id, supplier_first_reply_at__isnull=True
+    ).count()

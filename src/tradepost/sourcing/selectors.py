@@ -17,12 +17,14 @@ from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from tradepost.accounts.selectors import is_operator
-from tradepost.catalog.models import Category
+from tradepost.catalog.models import Category, ProductStatus
+from tradepost.catalog.selectors import product_counts_by_status
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company_id
 from tradepost.core.currencies import is_currency
 from tradepost.core.ids import parse_id
 from tradepost.messaging.models import Conversation
+from tradepost.messaging.selectors import unanswered_inquiry_count, unread_message_count
 from tradepost.money.rates import convert, rates_for
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.sourcing.models import (
@@ -358,4 +360,49 @@ def _sort_key(sort: str):
     return lambda row: (
         row.normalised_price if row.normalised_price is not None else infinity,
         row.quotation.pk,
+    )
+
+
+# --- the supplier's dashboard ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SupplierKeyNumbers:
+    """What a supplier's dashboard shows at a glance."""
+
+    published_products: int
+    draft_products: int
+    unanswered_inquiries: int
+    unread_messages: int
+    #: Quotations started this calendar month (the quota counter) and the month's quota.
+    quotations_this_month: int
+    monthly_quota: int
+    #: How the company answered buyers over the last 90 days (docs/adr/0007-responsiveness.md).
+    responsiveness: Responsiveness
+
+    @property
+    def quota_left(self) -> int:
+        return max(0, self.monthly_quota - self.quotations_this_month)
+
+
+def supplier_key_numbers(
+    *, user: Any, company: Company, today: date | None = None
+) -> SupplierKeyNumbers:
+    """The company's listings, inquiries waiting for an answer, quotations this month against
+    the quota and its response rate, for `user`'s dashboard (a handful of small queries)."""
+    month = (today or timezone.localdate()).replace(day=1)
+    used = (
+        QuoteUsage.objects.filter(company=company, month=month)
+        .values_list("count", flat=True)
+        .first()
+    )
+    products = product_counts_by_status(company_id=company.pk)
+    return SupplierKeyNumbers(
+        published_products=products.get(ProductStatus.PUBLISHED, 0),
+        draft_products=products.get(ProductStatus.DRAFT, 0),
+        unanswered_inquiries=unanswered_inquiry_count(company_id=company.pk),
+        unread_messages=unread_message_count(user=user),
+        quotations_this_month=used or 0,
+        monthly_quota=monthly_quote_quota(),
+        responsiveness=supplier_responsiveness_many([company.pk])[company.pk],
     )

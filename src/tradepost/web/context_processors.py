@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.http import HttpRequest
 
+from tradepost.accounts.selectors import is_operator
+
 
 def site(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
@@ -12,4 +14,5 @@ def site(request: HttpRequest) -> dict:
         "SITE_URL": settings.SITE_URL,
         "current_membership": membership,
         "current_company": membership.company if membership else None,
+        "is_operator": is_operator(user),
     }

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
-from decimal import Decimal
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from babel.numbers import format_decimal, get_currency_precision
+from babel.dates import format_date
+from babel.numbers import format_decimal, format_percent, get_currency_precision
 from django import template
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
@@ -19,7 +22,7 @@ from tradepost.catalog.company_selectors import business_type_labels
 from tradepost.catalog.models import Product, Unit
 from tradepost.catalog.ports import PortName, port_name
 from tradepost.core.countries import country_name
-from tradepost.core.languages import babel_locale, normalise_ui_language
+from tradepost.core.languages import babel_date_locale, babel_locale, normalise_ui_language
 from tradepost.core.numbers import decimal_text
 
 register = template.Library()
@@ -158,13 +161,51 @@ def moq(product: Product) -> str:
     return format_quantity(product.moq, product.moq_unit)
 
 
+def _decimal(value: Any) -> Decimal | None:
+    """A number stored as text (volume prices are JSON strings) as a Decimal; None for
+    anything that is not a finite number."""
+    if isinstance(value, Decimal):
+        return value if value.is_finite() else None
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
+
+
 @register.filter
-def quantity(value: Decimal | int | None, unit: str) -> str:
+def quantity(value: Decimal | int | str | None, unit: str) -> str:
     """A quantity with its unit in the viewer's language ("1 piece", "2,000 pieces", "1 件");
     every page that shows a quantity and its unit code goes through here."""
     if value in (None, ""):
         return ""
-    return format_quantity(value, unit or "")
+    number = _decimal(value)
+    if number is None:
+        return str(value)
+    return format_quantity(number, unit or "")
+
+
+@register.filter
+def money(value: Decimal | int | str | None, currency: str) -> str:
+    """An amount in its currency, with the currency's decimals and the viewer's separators
+    ("US$3.90", "CN¥21.00", "US$12,500.00")."""
+    if value in (None, ""):
+        return ""
+    number = _decimal(value)
+    if number is None:
+        return str(value)
+    return format_price(number, currency or "")
+
+
+@register.filter
+def day(value: date | datetime | None) -> str:
+    """A date (a moment: its day in the site's time zone) in the viewer's language, in the one
+    style every page uses: "17 Dec 2026", "2026年12月17日"."""
+    if not value:
+        return ""
+    if isinstance(value, datetime):
+        value = timezone.localtime(value).date() if timezone.is_aware(value) else value.date()
+    return format_date(value, "medium", locale=babel_date_locale(_language()))
 
 
 @register.filter
@@ -204,6 +245,14 @@ def number(value: Any) -> str:
     if value in (None, ""):
         return ""
     return format_number(value)
+
+
+@register.filter
+def percent(value: float | Decimal | None) -> str:
+    """A share (0-1) as a whole percentage in the viewer's locale ("85%")."""
+    if value is None or value == "":
+        return ""
+    return format_percent(value, locale=babel_locale(_language()))
 
 
 @register.simple_tag

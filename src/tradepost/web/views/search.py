@@ -43,6 +43,9 @@ FACET_PARAMS = (
     "quantity_max",
     "posted_within",
 )
+#: Ranges: their two ends count as one filter.
+RANGE_PAIRS = (frozenset({"price_min", "price_max"}), frozenset({"quantity_min", "quantity_max"}))
+RANGE_PARAMS = frozenset().union(*RANGE_PAIRS)
 #: Parameters kept in links (anything else in the URL is dropped).
 KEPT_PARAMS = ("q", "tab", "sort", *FACET_PARAMS)
 
@@ -258,6 +261,7 @@ def search_page(request: HttpRequest) -> HttpResponse:
     context.update(
         {
             "result": result,
+            "selected_filter_count": _selected_filter_count(current),
             "facets": _facet_views(result.facets, current),
             "pages": _page_links(current, result.page, result.num_pages),
             "products_tab_url": _href({"q": [query]} if query else {}),
@@ -272,6 +276,14 @@ def search_page(request: HttpRequest) -> HttpResponse:
     response = render(request, "search/results.html", context)
     response["X-Robots-Tag"] = "noindex"
     return response
+
+
+def _selected_filter_count(current: dict[str, list[str]]) -> int:
+    """How many filters the search has (a price or quantity range counts once), for the
+    "Filters (n selected)" disclosure."""
+    names = {name for name in FACET_PARAMS if current.get(name)}
+    count = sum(len(current[name]) for name in names - RANGE_PARAMS)
+    return count + sum(1 for pair in RANGE_PAIRS if names & pair)
 
 
 def _sort_labels() -> list[tuple[str, str]]:

@@ -2,7 +2,10 @@
    scripts from this site only):
    - a <select data-autosubmit> sends its form when changed (sort orders, language);
    - the header search box loads the suggestions script (data-script) the first time it gets
-     focus, so pages where nobody searches pay nothing for it. */
+     focus, so pages where nobody searches pay nothing for it;
+   - a <details data-open-wide> (the search filters) opens on wide screens, where it sits
+     beside the results; narrow screens keep it closed, after which the results come first;
+   - an open account menu closes when one clicks elsewhere or presses Escape. */
 (function () {
   "use strict";
 
@@ -21,5 +24,24 @@
     var script = document.createElement("script");
     script.src = input.getAttribute("data-script");
     document.head.appendChild(script);
+  });
+
+  if (window.matchMedia && window.matchMedia("(min-width: 900px)").matches) {
+    document.querySelectorAll("details[data-open-wide]").forEach(function (details) {
+      details.open = true;
+    });
+  }
+
+  function closeMenus(except) {
+    document.querySelectorAll("details.account-menu[open]").forEach(function (menu) {
+      if (menu !== except) { menu.open = false; }
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    closeMenus(target && target.closest ? target.closest("details.account-menu") : null);
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") { closeMenus(null); }
   });
 })();

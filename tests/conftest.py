@@ -1,0 +1,81 @@
+"""Fixtures shared by the tests of several apps (the per-test folders, caches and language
+are the root conftest's)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.db import connections
+
+from tests.factories.companies import Cast, make_cast
+from tests.factories.search import Catalogue, build_catalogue, make_board
+from tradepost.sourcing.matching import _local_terms
+
+
+@pytest.fixture
+def media_root(_isolated_media, settings):
+    """This test's own media folder."""
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def cast(db) -> Cast:
+    """A company with one person in each role, an outsider with a company, an operator."""
+    return make_cast()
+
+
+@pytest.fixture
+def search_catalogue(db) -> Catalogue:
+    """Six published listings (and a draft) in two category trees, indexed."""
+    return build_catalogue()
+
+
+@pytest.fixture
+def request_board(db) -> dict:
+    """Open, closed and cross-lingual buying requests, indexed."""
+    return make_board()
+
+
+@pytest.fixture
+def fresh_matching_terms():
+    """No cached matching of requests to products, before and after the test."""
+    cache.clear()
+    _local_terms.clear()
+    yield
+    cache.clear()
+    _local_terms.clear()
+
+
+RaceResults = list[Any]
+
+
+@pytest.fixture
+def race() -> Callable[..., RaceResults]:
+    """Runs calls in threads released together, each on its own database connection; answers
+    each call's value or the exception it raised (PostgreSQL: SQLite serialises writers)."""
+
+    def run_together(*calls: Callable[[], Any]) -> RaceResults:
+        barrier = threading.Barrier(len(calls))
+        results: RaceResults = [None] * len(calls)
+
+        def run(index: int, call: Callable[[], Any]) -> None:
+            try:
+                barrier.wait(timeout=10)
+                results[index] = call()
+            except Exception as error:  # the test inspects it
+                results[index] = error
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        return results
+
+    return run_together

@@ -17,9 +17,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http import Http404
 
 import tradepost
-from tests.catalog.supplier_factories import image_upload
-from tests.factories import make_product
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_trader
+from tests.factories.images import image_upload
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductNotFound
 from tradepost.companies.errors import CompanyNotFound

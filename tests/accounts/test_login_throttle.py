@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.factories import PASSWORD, make_user
+from tests.factories.accounts import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
 

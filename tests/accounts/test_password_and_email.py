@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from tests.accounts.helpers import link_path
-from tests.factories import PASSWORD, make_user
+from tests.factories.accounts import PASSWORD, make_user
 from tradepost.accounts.models import User
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.accounts.helpers import link_path
-from tests.factories import PASSWORD, make_user
+from tests.factories.accounts import PASSWORD, make_user
 from tradepost.accounts import links
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import user_can_publish

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from tests.factories import make_user
+from tests.factories.accounts import make_user
 from tradepost.accounts.models import ApiToken
 from tradepost.accounts.tokens import MAX_ACTIVE_TOKENS, hash_token, token_create, user_for_token
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.factories import make_product
-from tests.sourcing.factories import make_request, make_trader
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_trader
+from tests.factories.sourcing import make_request
 from tradepost.search import indexer
 
 pytestmark = pytest.mark.django_db

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
-from tests.factories import make_company, make_operator, make_product, make_user
-from tests.messaging.factories import make_conversation, make_parties
-from tradepost.accounts.tokens import token_create
+from tests.api_client import ApiClient
+from tests.factories.accounts import make_operator, make_user
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
+from tests.factories.messaging import make_conversation, make_parties
 from tradepost.catalog.models import ProductStatus
 from tradepost.messaging.models import Conversation, ConversationRead, Message
 from tradepost.notify.models import Notification
@@ -18,23 +17,6 @@ from tradepost.notify.models import Notification
 pytestmark = pytest.mark.django_db
 
 BASE = "/api/v1/conversations"
-
-
-class Api:
-    def __init__(self, user=None):
-        self.client = Client()
-        self.headers = {}
-        if user is not None:
-            _token, secret = token_create(user=user, name="tests")
-            self.headers = {"Authorization": f"Bearer {secret}"}
-
-    def get(self, path):
-        return self.client.get(path, headers=self.headers)
-
-    def post(self, path, data=None):
-        return self.client.post(
-            path, json.dumps(data or {}), content_type="application/json", headers=self.headers
-        )
 
 
 def _state():
@@ -54,7 +36,7 @@ def _problem(response, status):
 
 def test_inquiry_create_list_detail_messages():
     p = make_parties()
-    buyer = Api(p.buyer)
+    buyer = ApiClient(p.buyer)
     response = buyer.post(
         f"{BASE}/inquiries",
         {"product_id": p.product.pk, "quantity": "1000", "unit": "pieces", "message": "Price?"},
@@ -67,7 +49,7 @@ def test_inquiry_create_list_detail_messages():
     assert body["product_id"] == p.product.pk
     assert body["buying_request_id"] is None
 
-    supplier = Api(p.supplier_member)
+    supplier = ApiClient(p.supplier_member)
     listing = supplier.get(BASE).json()
     assert listing["count"] == 1
     assert listing["items"][0]["unread"] == 1
@@ -79,12 +61,12 @@ def test_inquiry_create_list_detail_messages():
     assert [m["body"] for m in messages["items"]] == ["Price?", "<i>2.80</i>"]
     assert buyer.get(f"{BASE}/{conversation_id}").json()["unread"] == 1
     assert buyer.post(f"{BASE}/{conversation_id}/read").status_code == 204
-    assert Api(p.buyer_colleague).get(f"{BASE}/{conversation_id}").json()["unread"] == 0
+    assert ApiClient(p.buyer_colleague).get(f"{BASE}/{conversation_id}").json()["unread"] == 0
 
 
 def test_inquiry_to_a_company():
     p = make_parties()
-    response = Api(p.buyer).post(
+    response = ApiClient(p.buyer).post(
         f"{BASE}/inquiries", {"company_id": p.supplier_company.pk, "message": "Catalogue?"}
     )
     assert response.status_code == 201
@@ -123,7 +105,7 @@ def test_inquiry_bad_input(payload, status, code):
     }
     payload = presets.get(payload, payload) if isinstance(payload, str) else payload
     before = _state()
-    body = _problem(Api(p.buyer).post(f"{BASE}/inquiries", payload), status)
+    body = _problem(ApiClient(p.buyer).post(f"{BASE}/inquiries", payload), status)
     fields = {
         "empty-body": "message",
         "body-too-long": "message",
@@ -142,18 +124,22 @@ def test_inquiry_refusals_for_the_actor():
     p = make_parties()
     before = _state()
     body = _problem(
-        Api(make_user()).post(f"{BASE}/inquiries", {"product_id": p.product.pk, "message": "x"}),
+        ApiClient(make_user()).post(
+            f"{BASE}/inquiries", {"product_id": p.product.pk, "message": "x"}
+        ),
         403,
     )
     assert body["type"].endswith("no-company")
     body = _problem(
-        Api(p.supplier_member).post(
+        ApiClient(p.supplier_member).post(
             f"{BASE}/inquiries", {"product_id": p.product.pk, "message": "x"}
         ),
         403,
     )
     assert body["type"].endswith("own-company")
-    _problem(Api().post(f"{BASE}/inquiries", {"product_id": p.product.pk, "message": "x"}), 401)
+    _problem(
+        ApiClient().post(f"{BASE}/inquiries", {"product_id": p.product.pk, "message": "x"}), 401
+    )
     assert _state() == before
 
 
@@ -161,7 +147,7 @@ def test_rate_limit_answers_429(settings):
     settings.TRADEPOST_MESSAGES_PER_HOUR = 2
     p = make_parties()
     conversation = make_conversation(p)
-    api = Api(p.buyer)
+    api = ApiClient(p.buyer)
     assert api.post(f"{BASE}/{conversation.pk}/messages", {"body": "two"}).status_code == 201
     before = _state()
     body = _problem(api.post(f"{BASE}/{conversation.pk}/messages", {"body": "three"}), 429)
@@ -174,13 +160,13 @@ def test_outsiders_get_404_like_missing_ids_and_change_nothing(who):
     p = make_parties()
     conversation = make_conversation(p)
     if who == "anonymous":
-        api = Api()
+        api = ApiClient()
     elif who == "no_company":
-        api = Api(make_user())
+        api = ApiClient(make_user())
     else:
         other = make_user()
         make_company(owner=other)
-        api = Api(other)
+        api = ApiClient(other)
     before = _state()
     expected = 401 if who == "anonymous" else 404
     for suffix in ("", "/messages"):
@@ -201,7 +187,7 @@ def test_outsiders_get_404_like_missing_ids_and_change_nothing(who):
 def test_operator_reads_but_cannot_write():
     p = make_parties()
     conversation = make_conversation(p)
-    api = Api(make_operator())
+    api = ApiClient(make_operator())
     assert api.get(f"{BASE}/{conversation.pk}").status_code == 200
     assert api.get(f"{BASE}/{conversation.pk}/messages").status_code == 200
     before = _state()
@@ -214,7 +200,7 @@ def test_list_query_count_does_not_grow(django_assert_max_num_queries):
     p = make_parties()
     for n in range(6):
         make_conversation(p, message=f"m{n}")
-    api = Api(p.supplier_owner)
+    api = ApiClient(p.supplier_owner)
     with django_assert_max_num_queries(8):
         data = api.get(f"{BASE}?page_size=5").json()
     assert data["count"] == 6
@@ -236,7 +222,7 @@ def test_notifications_list_and_mark_read():
     p = make_parties()
     make_conversation(p)
     make_conversation(p, message="second")
-    api = Api(p.supplier_member)
+    api = ApiClient(p.supplier_member)
     data = api.get("/api/v1/notifications").json()
     assert data["count"] == 2
     assert data["unread"] == 2
@@ -248,7 +234,7 @@ def test_notifications_list_and_mark_read():
     assert marked.json() == {"marked": 1}
     assert api.post("/api/v1/notifications/read", {}).json() == {"marked": 1}
     assert Notification.objects.filter(recipient=p.supplier_owner, read_at=None).count() == 2
-    assert Api().get("/api/v1/notifications").status_code == 401
+    assert ApiClient().get("/api/v1/notifications").status_code == 401
 
 
 PDF = b"%PDF-1.4\n%%EOF\n"
@@ -259,7 +245,7 @@ def test_reply_with_attachments_and_download():
 
     p = make_parties()
     conversation = make_conversation(p)
-    api = Api(p.supplier_owner)
+    api = ApiClient(p.supplier_owner)
     response = api.client.post(
         f"{BASE}/{conversation.pk}/messages/upload",
         {
@@ -273,14 +259,14 @@ def test_reply_with_attachments_and_download():
     assert attachment["name"] == "cat.pdf"
     assert attachment["content_type"] == "application/pdf"
     url = attachment["url"]
-    download = Api(p.buyer).get(url)
+    download = ApiClient(p.buyer).get(url)
     assert download.status_code == 200
     assert b"".join(download.streaming_content) == PDF
     other = make_user()
     make_company(owner=other)
-    assert Api(other).get(url).status_code == 404
-    assert Api().get(url).status_code == 401
-    listing = Api(p.buyer).get(f"{BASE}/{conversation.pk}/messages").json()
+    assert ApiClient(other).get(url).status_code == 404
+    assert ApiClient().get(url).status_code == 401
+    listing = ApiClient(p.buyer).get(f"{BASE}/{conversation.pk}/messages").json()
     assert listing["items"][-1]["attachments"][0]["url"] == url
 
 
@@ -289,7 +275,7 @@ def test_reply_with_a_forbidden_file_type_is_refused():
 
     p = make_parties()
     conversation = make_conversation(p)
-    api = Api(p.supplier_owner)
+    api = ApiClient(p.supplier_owner)
     before = _state()
     response = api.client.post(
         f"{BASE}/{conversation.pk}/messages/upload",
@@ -304,7 +290,7 @@ def test_reply_with_a_forbidden_file_type_is_refused():
 def test_files_sent_as_text_are_refused_and_nothing_is_sent():
     p = make_parties()
     conversation = make_conversation(p)
-    api = Api(p.supplier_owner)
+    api = ApiClient(p.supplier_owner)
     before = _state()
     response = api.client.post(
         f"{BASE}/{conversation.pk}/messages/upload",
@@ -323,7 +309,7 @@ def test_files_sent_as_text_are_refused_and_nothing_is_sent():
 def test_a_multipart_body_without_a_usable_boundary_is_a_400_problem(content_type):
     p = make_parties()
     conversation = make_conversation(p)
-    api = Api(p.supplier_owner)
+    api = ApiClient(p.supplier_owner)
     before = _state()
     response = api.client.generic(
         "POST",

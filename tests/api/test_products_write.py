@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import json
+from functools import partial
 
 import pytest
 from django.test import Client
 
-from tests.catalog.supplier_factories import (
-    ALLOWED_ROLES,
-    ROLES,
-    image_upload,
-    make_cast,
-    snapshot,
-)
-from tests.factories import add_member, leaf_category, make_category, make_product, make_user
-from tradepost.accounts.tokens import token_create
+from tests.api_client import ApiClient
+from tests.factories.accounts import make_user
+from tests.factories.catalog import leaf_category, make_category, make_product, snapshot
+from tests.factories.companies import ALLOWED_ROLES, ROLES, add_member
+from tests.factories.images import image_upload
 from tradepost.catalog import services
 from tradepost.catalog.models import Product, ProductImage, ProductStatus
 
@@ -24,47 +20,7 @@ pytestmark = pytest.mark.django_db
 BASE = "/api/v1/me/products"
 
 
-@pytest.fixture
-def cast():
-    return make_cast()
-
-
-class Api:
-    """A client that sends the bearer token of one user (or none)."""
-
-    def __init__(self, user=None):
-        self.client = Client()
-        self.headers = {}
-        if user is not None and user.is_authenticated:
-            _token, secret = token_create(user=user, name="tests")
-            self.headers = {"Authorization": f"Bearer {secret}"}
-
-    def get(self, path, **params):
-        return self.client.get(BASE + path, params, headers=self.headers)
-
-    def post(self, path, body=None):
-        return self.client.post(
-            BASE + path,
-            json.dumps(body or {}),
-            content_type="application/json",
-            headers=self.headers,
-        )
-
-    def patch(self, path, body):
-        return self.client.patch(
-            BASE + path, json.dumps(body), content_type="application/json", headers=self.headers
-        )
-
-    def put(self, path, body):
-        return self.client.put(
-            BASE + path, json.dumps(body), content_type="application/json", headers=self.headers
-        )
-
-    def delete(self, path):
-        return self.client.delete(BASE + path, headers=self.headers)
-
-    def upload(self, path, upload):
-        return self.client.post(BASE + path, {"image": upload}, headers=self.headers)
+Api = partial(ApiClient, base=BASE)  # one user's bearer token, paths below BASE
 
 
 def new_product_body(**overrides):

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import make_company, make_product
-from tests.web.catalog_factories import add_image, make_tree, media_root, translate
+from tests.factories.catalog import add_image, make_product, make_tree, translate
+from tests.factories.companies import make_company
 from tradepost.catalog.models import ProductStatus
-
-__all__ = ["media_root"]
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,11 @@ import pytest
 from django.test import Client
 from pydantic import BaseModel
 
-from tests.factories import make_company, make_product, make_user
-from tests.messaging.factories import make_conversation, make_parties
-from tests.sourcing.factories import make_request
+from tests.factories.accounts import make_user
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
+from tests.factories.messaging import make_conversation, make_parties
+from tests.factories.sourcing import make_request
 from tradepost.accounts.tokens import token_create
 from tradepost.api.bodies import JsonBody
 from tradepost.api.urls import api

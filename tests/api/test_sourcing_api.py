@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
+from functools import partial
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
-from tests.factories import add_member, leaf_category, make_operator, make_user
-from tests.sourcing.factories import make_quotation, make_request, make_trader
-from tradepost.accounts.tokens import token_create
+from tests.api_client import ApiClient
+from tests.factories.accounts import make_operator, make_user
+from tests.factories.catalog import leaf_category
+from tests.factories.companies import add_member, make_trader
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.companies.models import Role
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus, RequestStatus
 
@@ -20,29 +21,7 @@ pytestmark = pytest.mark.django_db
 BASE = "/api/v1/requests"
 
 
-class Api:
-    def __init__(self, user=None):
-        self.client = Client()
-        self.headers = {}
-        if user is not None:
-            _token, secret = token_create(user=user, name="tests")
-            self.headers = {"Authorization": f"Bearer {secret}"}
-
-    def get(self, path, **params):
-        return self.client.get(BASE + path, params, headers=self.headers)
-
-    def post(self, path, body=None):
-        return self.client.post(
-            BASE + path,
-            json.dumps(body or {}),
-            content_type="application/json",
-            headers=self.headers,
-        )
-
-    def patch(self, path, body):
-        return self.client.patch(
-            BASE + path, json.dumps(body), content_type="application/json", headers=self.headers
-        )
+Api = partial(ApiClient, base=BASE)  # one user's bearer token, paths below BASE
 
 
 def _request_body(**overrides):

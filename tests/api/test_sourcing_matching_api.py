@@ -3,26 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
-from tests.factories import make_category, make_product, make_user
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.accounts import make_user
+from tests.factories.catalog import make_category, make_product
+from tests.factories.companies import make_trader
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.accounts.tokens import token_create
-from tradepost.sourcing.matching import _local_terms
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_matching_terms")]
 
 URL = "/api/v1/requests/matching"
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    _local_terms.clear()
-    yield
-    cache.clear()
-    _local_terms.clear()
 
 
 def _get(user=None, **params):

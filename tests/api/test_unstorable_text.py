@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.factories import leaf_category, make_company, make_product, make_user
-from tests.messaging.factories import make_parties
+from tests.factories.accounts import make_user
+from tests.factories.catalog import leaf_category, make_product
+from tests.factories.companies import make_company
+from tests.factories.messaging import make_parties
 from tradepost.accounts.tokens import token_create
 from tradepost.catalog.models import Product
 from tradepost.companies.models import Company

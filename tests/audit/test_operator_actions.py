@@ -9,7 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.factories import PASSWORD, make_company, make_operator, make_user
+from tests.factories.accounts import PASSWORD, make_operator, make_user
+from tests.factories.companies import make_company
 from tradepost.accounts.errors import AccountError
 from tradepost.accounts.models import User
 from tradepost.accounts.services import tokens_revoke_by_operator, users_mark_email_verified

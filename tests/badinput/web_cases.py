@@ -31,7 +31,7 @@ from django.utils import timezone, translation
 
 from tests.badinput.payloads import PDF, png
 from tests.badinput.world import World
-from tests.factories import PASSWORD
+from tests.factories.accounts import PASSWORD
 from tradepost.accounts.forms import (
     EmailAuthenticationForm,
     EmailChangeForm,

@@ -17,14 +17,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 
 from tests.badinput.payloads import PDF, png
-from tests.factories import (
-    add_member,
-    leaf_category,
-    make_company,
-    make_product,
-    make_user,
-)
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.accounts import make_user
+from tests.factories.catalog import leaf_category, make_product
+from tests.factories.companies import add_member, make_company, make_trader
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.accounts.models import ApiToken, ThrottleHit, User
 from tradepost.accounts.tokens import token_create
 from tradepost.catalog import services as catalog_services

@@ -8,7 +8,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from bench import hydration_bench
-from tests.factories import make_company, make_product
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
 from tradepost.catalog.models import ProductImage, ProductStatus, ProductTranslation
 
 pytestmark = pytest.mark.django_db

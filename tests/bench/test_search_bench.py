@@ -8,8 +8,8 @@ import pytest
 from django.core.management import call_command
 
 from bench import search_bench
-from tests.factories import make_product
-from tests.search.factories import index
+from tests.factories.catalog import make_product
+from tests.factories.search import index
 from tradepost.search.index import searcher
 
 pytestmark = pytest.mark.django_db

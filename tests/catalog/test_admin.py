@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.catalog.supplier_factories import image_upload
-from tests.factories import make_company, make_operator, make_product, make_user
+from tests.factories.accounts import make_operator, make_user
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
+from tests.factories.images import image_upload
 from tradepost.catalog import services
 from tradepost.catalog.models import Product
 

@@ -3,7 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from tests.factories import make_company, make_operator, make_product, make_user
+from tests.factories.accounts import make_operator, make_user
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import ProductStatus

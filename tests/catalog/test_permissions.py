@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.catalog.supplier_factories import (
-    ALLOWED_ROLES,
-    ROLES,
-    image_upload,
-    make_cast,
-    snapshot,
-    valid_fields,
-)
-from tests.factories import make_product, make_user
+from tests.factories.accounts import make_user
+from tests.factories.catalog import make_product, product_fields, snapshot
+from tests.factories.companies import ALLOWED_ROLES, ROLES
+from tests.factories.images import image_upload
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
 from tradepost.catalog.models import Product, ProductStatus
@@ -24,11 +19,6 @@ from tradepost.catalog.permissions import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cast():
-    return make_cast()
 
 
 def _product_with_image(cast, status=ProductStatus.DRAFT):
@@ -84,11 +74,11 @@ def test_service_permission_matrix(cast, role, action):
 def test_create_permission_matrix(cast, role):
     actor = cast.actor(role)
     if role in ALLOWED_ROLES:
-        product = services.product_create(actor=actor, company=cast.company, **valid_fields())
+        product = services.product_create(actor=actor, company=cast.company, **product_fields())
         assert product.company == cast.company
     else:
         with pytest.raises(ProductError):
-            services.product_create(actor=actor, company=cast.company, **valid_fields())
+            services.product_create(actor=actor, company=cast.company, **product_fields())
         assert not Product.objects.filter(company=cast.company).exists()
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from tests.factories import make_category, make_product
+from tests.factories.catalog import make_category, make_product
 from tradepost.catalog import reference_data
 from tradepost.catalog.hs_codes import (
     hs_code_error,

@@ -7,13 +7,11 @@ from decimal import Decimal
 import pytest
 from django.utils import translation
 
-from tests.factories import make_company, make_product
-from tests.web.catalog_factories import add_image, make_tree, media_root, translate
+from tests.factories.catalog import add_image, make_product, make_tree, translate
+from tests.factories.companies import make_company
 from tradepost.catalog import selectors
 from tradepost.catalog.models import ProductStatus
 from tradepost.web.templatetags.tradepost_catalog import format_price_range, format_quantity
-
-__all__ = ["media_root"]
 
 pytestmark = pytest.mark.django_db
 

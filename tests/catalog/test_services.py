@@ -7,27 +7,22 @@ from decimal import Decimal
 import pytest
 from django.core.files.storage import default_storage
 
-from tests.catalog.supplier_factories import (
-    bomb_png_header,
+from tests.factories.accounts import make_user
+from tests.factories.catalog import (
     ensure_hs_code,
-    image_upload,
-    make_cast,
-    png_bytes,
-    real_png,
+    leaf_category,
+    make_category,
+    make_product,
+    product_fields,
     snapshot,
-    valid_fields,
 )
-from tests.factories import leaf_category, make_category, make_company, make_product, make_user
+from tests.factories.companies import make_company
+from tests.factories.images import bomb_png_header, image_upload, png_bytes, real_png
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
 from tradepost.catalog.models import Product, ProductImage, ProductStatus, ProductTranslation
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cast():
-    return make_cast()
 
 
 @pytest.fixture
@@ -42,7 +37,7 @@ def draft(cast):
 
 def create(cast, **overrides):
     return services.product_create(
-        actor=cast.actor("owner"), company=cast.company, **valid_fields(**overrides)
+        actor=cast.actor("owner"), company=cast.company, **product_fields(**overrides)
     )
 
 
@@ -274,7 +269,7 @@ def test_publish_sets_published_at_once(owner, draft):
 
 def test_publish_needs_a_verified_email(cast, draft):
     unverified = make_user(verified=False)
-    from tests.factories import add_member
+    from tests.factories.companies import add_member
 
     add_member(cast.company, user=unverified)
     before = snapshot(draft)
@@ -514,7 +509,7 @@ def test_translation_refuses_bad_input(owner, draft, language, title, field):
 def test_a_company_cannot_create_for_another(cast):
     with pytest.raises(ProductError) as caught:
         services.product_create(
-            actor=cast.actor("other_company"), company=cast.company, **valid_fields()
+            actor=cast.actor("other_company"), company=cast.company, **product_fields()
         )
     assert caught.value.code == ProductErrorCode.NOT_ALLOWED
     assert not Product.objects.filter(company=cast.company).exists()
@@ -524,7 +519,7 @@ def test_user_without_company_cannot_create():
     loner = make_user()
     company = make_company()
     with pytest.raises(ProductError):
-        services.product_create(actor=loner, company=company, **valid_fields())
+        services.product_create(actor=loner, company=company, **product_fields())
     assert not Product.objects.exists()
 
 
@@ -558,5 +553,5 @@ def test_refused_writes_note_nothing(owner, draft):
         services.product_update(actor=owner, product=draft, moq=0)
     with pytest.raises(ProductError):
         create_for = make_company()
-        services.product_create(actor=owner, company=create_for, **valid_fields())
+        services.product_create(actor=owner, company=create_for, **product_fields())
     assert not IndexOutbox.objects.exists()

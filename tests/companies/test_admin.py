@@ -1,6 +1,6 @@
 import pytest
 
-from tests.companies.helpers import make_cast
+from tests.factories.companies import make_cast
 from tradepost.accounts.tokens import token_create
 from tradepost.companies import services
 from tradepost.companies.models import Role

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from tests.companies.helpers import make_cast
-from tests.factories import make_user
+from tests.factories.accounts import make_user
+from tests.factories.companies import make_cast
 from tradepost.accounts.tokens import token_create
 from tradepost.companies.models import Company
 

@@ -5,8 +5,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.accounts.helpers import link_path
-from tests.companies.helpers import make_cast
-from tests.factories import make_company, make_user
+from tests.factories.accounts import make_user
+from tests.factories.companies import make_cast, make_company
 from tradepost.companies import services
 from tradepost.companies.errors import CompanyError, CompanyErrorCode
 from tradepost.companies.models import Invitation, Membership, Role

@@ -1,8 +1,9 @@
 import pytest
 from django.urls import reverse
 
-from tests.companies.helpers import make_cast, png_upload
-from tests.factories import add_member, make_company, make_user
+from tests.factories.accounts import make_user
+from tests.factories.companies import add_member, make_cast, make_company
+from tests.factories.images import image_upload, png_bytes
 from tradepost.companies.models import Company, Membership, Role
 
 pytestmark = pytest.mark.django_db
@@ -123,13 +124,13 @@ def test_member_sees_a_clear_refusal_on_the_profile_page(client):
 def test_logo_upload_replaces_and_removes(client):
     cast = make_cast()
     client.force_login(cast.owner)
-    client.post(reverse("companies:logo"), {"logo": png_upload()})
+    client.post(reverse("companies:logo"), {"logo": image_upload("logo.png", png_bytes(64, 48))})
     cast.company.refresh_from_db()
     first = cast.company.logo.name
     assert first.startswith("logos/") and first.endswith(".jpg")
     storage = cast.company.logo.storage
     assert storage.exists(first)
-    client.post(reverse("companies:logo"), {"logo": png_upload(size=(80, 80))})
+    client.post(reverse("companies:logo"), {"logo": image_upload("logo.png", png_bytes(80, 80))})
     cast.company.refresh_from_db()
     assert cast.company.logo.name != first
     client.post(reverse("companies:logo"), {"remove": "1"})

@@ -7,7 +7,8 @@ access is denied, the company, its logo, its members and its invitations are unc
 import pytest
 from django.urls import reverse
 
-from tests.companies.helpers import make_cast, png_upload
+from tests.factories.companies import make_cast
+from tests.factories.images import image_upload, png_bytes
 from tradepost.companies.models import Company, Invitation, Membership, Role
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +81,7 @@ def test_logo_upload(client, who):
     cast = make_cast()
     before = _snapshot(cast)
     response = _client_for(client, cast, who).post(
-        _url("companies:logo", cast), {"logo": png_upload()}
+        _url("companies:logo", cast), {"logo": image_upload("logo.png", png_bytes(64, 48))}
     )
     if who in MANAGERS:
         assert response.status_code == 302

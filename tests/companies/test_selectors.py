@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 
-from tests.companies.helpers import make_cast
+from tests.factories.companies import make_cast
 from tradepost.companies.errors import CompanyNotFound
 from tradepost.companies.selectors import (
     access_company_for_edit,

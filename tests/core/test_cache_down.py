@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from tests.factories import make_product
+from tests.factories.catalog import make_product
 from tradepost.accounts import services
 from tradepost.accounts.models import ThrottleHit
 from tradepost.core.cache import cache_unavailable
@@ -59,7 +59,7 @@ def test_a_queue_that_cannot_be_reached_does_not_fail_the_committed_write(
 ):
     """The write has committed when its email is queued: a queue that is down (Redis for the
     RQ queue) is logged, and the person still gets the answer for what they did."""
-    from tests.factories import make_user
+    from tests.factories.accounts import make_user
     from tradepost.notify import services as notify_services
 
     class Unreachable:

@@ -37,7 +37,7 @@ def test_behind_two_proxies(settings):
 @pytest.mark.django_db
 def test_logins_behind_the_proxy_are_counted_per_client(settings):
     """Five failures from one client lock that client out, not every visitor behind nginx."""
-    from tests.factories import PASSWORD, make_user
+    from tests.factories.accounts import PASSWORD, make_user
 
     settings.TRADEPOST_PROXY_COUNT = 1
     user = make_user(email="seller@example.com")

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from tests.factories import make_product
+from tests.factories.catalog import make_product
 from tradepost.core.database import (
     ensure_planner_statistics,
     has_planner_statistics,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import make_category
+from tests.factories.catalog import make_category
 from tradepost.catalog.models import Category
 from tradepost.demo.vocabulary import load_vocabulary
 

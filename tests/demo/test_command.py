@@ -11,7 +11,7 @@ from django.core.files.storage import default_storage
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from tests.factories import make_user
+from tests.factories.accounts import make_user
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Product, ProductImage, ProductStatus, ProductTranslation
 from tradepost.companies.models import Company, Membership, Role

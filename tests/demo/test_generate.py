@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.factories import make_product
+from tests.factories.catalog import make_product
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
 from tradepost.companies.models import Company, Membership

@@ -11,8 +11,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.factories import PASSWORD, make_company, make_user
-from tests.sourcing.factories import make_request, make_trader
+from tests.factories.accounts import PASSWORD, make_user
+from tests.factories.companies import make_company, make_trader
+from tests.factories.sourcing import make_request
 from tradepost.catalog.models import Category, Product
 from tradepost.sourcing.models import Quotation
 

@@ -7,7 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from tests.factories import make_company, make_product
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
 from tradepost.catalog.models import Category
 from tradepost.search import indexer
 

@@ -4,8 +4,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from tests.factories import PASSWORD, make_company, make_operator, make_user
-from tests.messaging.factories import make_conversation, make_parties
+from tests.factories.accounts import PASSWORD, make_operator, make_user
+from tests.factories.companies import make_company
+from tests.factories.messaging import make_conversation, make_parties
 from tradepost.messaging import services
 from tradepost.messaging.errors import MessagingError, MessagingErrorCode
 from tradepost.messaging.models import Conversation, Message, MessageAttachment

@@ -18,7 +18,7 @@ from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.urls import reverse
 
-from tests.messaging.factories import make_conversation, make_parties
+from tests.factories.messaging import make_conversation, make_parties
 from tradepost.messaging import services
 from tradepost.notify.models import Notification, NotificationKind
 

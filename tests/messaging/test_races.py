@@ -3,15 +3,11 @@ at a time, so there the limits hold by construction; test_services checks the bo
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 from django.db import connection
 
-from tests.factories import make_company
-from tests.messaging.factories import make_conversation, make_parties
+from tests.factories.companies import make_company
+from tests.factories.messaging import make_conversation, make_parties
 from tradepost.messaging import services
 from tradepost.messaging.errors import MessagingErrorCode, RateLimited
 from tradepost.messaging.models import Conversation, Message
@@ -24,35 +20,12 @@ pytestmark = [
 ]
 
 
-def _race(*calls: Callable[[], Any]) -> list[Any]:
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def run(index: int, call: Callable[[], Any]) -> None:
-        from django.db import connections
-
-        try:
-            barrier.wait(timeout=10)
-            results[index] = call()
-        except Exception as error:  # inspected by the test
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
-
-
-def test_two_inquiries_for_the_last_one_of_the_hour(settings):
+def test_two_inquiries_for_the_last_one_of_the_hour(settings, race):
     settings.TRADEPOST_INQUIRIES_PER_HOUR = 2
     p = make_parties()
     services.inquiry_send(actor=p.buyer, company=make_company(), message="first")
     a, b = make_company(), make_company()
-    results = _race(
+    results = race(
         lambda: services.inquiry_send(actor=p.buyer, company=a, message="to a"),
         lambda: services.inquiry_send(actor=p.buyer, company=b, message="to b"),
     )
@@ -62,11 +35,11 @@ def test_two_inquiries_for_the_last_one_of_the_hour(settings):
     assert Conversation.objects.filter(buyer_user=p.buyer).count() == 2
 
 
-def test_many_messages_against_the_hourly_limit(settings):
+def test_many_messages_against_the_hourly_limit(settings, race):
     settings.TRADEPOST_MESSAGES_PER_HOUR = 3
     p = make_parties()
     conversation = make_conversation(p)  # one of three used
-    results = _race(
+    results = race(
         *[
             (
                 lambda n=n: services.message_send(
@@ -80,14 +53,14 @@ def test_many_messages_against_the_hourly_limit(settings):
     assert Message.objects.filter(sender_user=p.buyer).count() == 3
 
 
-def test_both_sides_writing_in_one_conversation_at_once_never_deadlock(settings):
+def test_both_sides_writing_in_one_conversation_at_once_never_deadlock(settings, race):
     # Each sender's row is locked (rate limits), then the conversation; the message notifies
     # the other side, whose user rows the other sender holds. The locks must not cross.
     settings.TRADEPOST_MESSAGES_PER_HOUR = 1000
     p = make_parties()
     conversation = make_conversation(p)
     senders = [p.buyer, p.supplier_member, p.buyer_colleague]
-    results = _race(
+    results = race(
         *[
             (
                 lambda n=n, who=who: services.message_send(

@@ -4,8 +4,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from tests.factories import make_company, make_operator, make_product, make_user
-from tests.messaging.factories import make_conversation, make_parties
+from tests.factories.accounts import make_operator, make_user
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
+from tests.factories.messaging import make_conversation, make_parties
 from tradepost.catalog.models import ProductStatus
 from tradepost.messaging import selectors, services
 from tradepost.messaging.errors import (

@@ -9,8 +9,9 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from tests.factories import make_operator, make_product
-from tests.search.factories import index
+from tests.factories.accounts import make_operator
+from tests.factories.catalog import make_product
+from tests.factories.search import index
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog.models import ProductStatus
 from tradepost.money import rates

@@ -9,8 +9,8 @@ import socket
 import pytest
 from aiosmtpd.controller import Controller
 
-from tests.factories import make_user
-from tests.messaging.factories import make_conversation, make_parties
+from tests.factories.accounts import make_user
+from tests.factories.messaging import make_conversation, make_parties
 from tradepost.messaging import services
 from tradepost.notify import selectors
 from tradepost.notify import services as notify_services

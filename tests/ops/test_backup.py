@@ -20,7 +20,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from tests.factories import make_company, make_product, make_user
+from tests.factories.accounts import make_user
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Product
 from tradepost.companies.models import Company

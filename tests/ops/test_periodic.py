@@ -3,6 +3,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tests.factories.sourcing import make_request
 from tradepost.ops import periodic
 
 
@@ -32,9 +33,7 @@ def test_a_failing_job_does_not_stop_the_others(monkeypatch):
 
 @pytest.mark.django_db
 def test_expiry_job_marks_overdue_open_requests_expired():
-    from tests.sourcing import factories as sourcing_factories
-
-    request = sourcing_factories.make_request()
+    request = make_request()
     type(request).objects.filter(pk=request.pk).update(
         deadline=timezone.now() - timedelta(minutes=1)
     )

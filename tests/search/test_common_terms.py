@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import make_product
-from tests.search.factories import index
+from tests.factories.catalog import make_product
+from tests.factories.search import index
 from tradepost.search import querying
 from tradepost.search.index import searcher
 from tradepost.search.querying import CommonTerms

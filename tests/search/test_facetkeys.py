@@ -6,8 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from tests.factories import make_company, make_product
-from tests.search.factories import index
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
+from tests.factories.search import index
 from tradepost.search.facetkeys import (
     INCOTERM_CODES,
     LEAD_TIME_LIMITS,

@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.factories import make_company, make_product
-from tests.search.factories import index
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
+from tests.factories.search import index
 from tradepost.catalog.models import Product
 from tradepost.search import index as search_index
 from tradepost.search.analysis import analyze_query

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import make_product
-from tests.search.factories import index
+from tests.factories.catalog import make_product
+from tests.factories.search import index
 from tradepost.search.selectors import search_companies, search_products, suggest
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,9 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from tests.factories import make_category, make_company, make_product
-from tests.search.factories import index, record
+from tests.factories.catalog import make_category, make_product
+from tests.factories.companies import make_company
+from tests.factories.search import index, record
 from tradepost.catalog.models import ProductStatus
 from tradepost.search import documents, indexer
 from tradepost.search.check import check_index, indexed_versions

@@ -20,7 +20,7 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.db import transaction
-from tests.factories import make_product
+from tests.factories.catalog import make_product
 from tradepost.catalog.models import ProductStatus
 from tradepost.search.indexer import apply_outbox
 from tradepost.search.outbox import record_change

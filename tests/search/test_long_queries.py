@@ -8,8 +8,9 @@ import itertools
 
 import pytest
 
-from tests.factories import make_company, make_product
-from tests.search.factories import index
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
+from tests.factories.search import index
 from tradepost.search.analysis import analyze_query
 from tradepost.search.querying import (
     NARROW,

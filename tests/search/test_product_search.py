@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from decimal import Decimal
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tests.factories import make_category, make_company, make_product
-from tests.search.factories import index
-from tradepost.catalog.models import Category, Product, ProductImage, ProductStatus
-from tradepost.search import indexer
+from tests.factories.catalog import make_product
+from tests.factories.search import index
+from tradepost.catalog.models import Product, ProductImage, ProductStatus
 from tradepost.search.selectors import (
     MAX_PAGE,
     ProductFilters,
@@ -22,21 +18,6 @@ from tradepost.search.selectors import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@dataclass
-class Catalogue:
-    drinkware: Category
-    flasks: Category
-    mugs: Category
-    stationery: Category
-    pens: Category
-    flask_cn: Product  # simplified Chinese, verified CN supplier, CNY price
-    flask_tw: Product  # traditional Chinese, TW supplier
-    flask_en: Product  # English, US supplier, USD
-    mug_vn: Product  # English, VN supplier
-    pen_en: Product  # English ballpoint pen, CN supplier
-    pen_cn: Product  # 钢笔 (fountain pen) in simplified Chinese
 
 
 def ids(result) -> list[int]:
@@ -48,190 +29,80 @@ def search(query: str = "", **kwargs):
     return search_products(query=query, **kwargs)
 
 
-@pytest.fixture
-def catalogue() -> Catalogue:
-    drinkware = make_category(name_en="Drinkware", name_zh_hans="饮具", name_zh_hant="飲具")
-    flasks = make_category(
-        parent=drinkware, name_en="Vacuum flasks", name_zh_hans="保温瓶", name_zh_hant="保溫瓶"
-    )
-    mugs = make_category(
-        parent=drinkware, name_en="Mugs", name_zh_hans="马克杯", name_zh_hant="馬克杯"
-    )
-    stationery = make_category(name_en="Stationery", name_zh_hans="文具", name_zh_hant="文具")
-    pens = make_category(parent=stationery, name_en="Pens", name_zh_hans="笔", name_zh_hant="筆")
-
-    ningbo = make_company(
-        country="CN",
-        legal_name="宁波恒达日用品有限公司",
-        english_name="Ningbo Hengda Housewares",
-        is_verified=True,
-    )
-    taipei = make_company(country="TW", legal_name="台北精品股份有限公司")
-    ohio = make_company(country="US", legal_name="Ohio Drinkware Inc.")
-    hanoi = make_company(country="VN", legal_name="Hanoi Ceramics JSC")
-    yiwu = make_company(country="CN", legal_name="义乌文具厂")
-
-    flask_cn = make_product(
-        company=ningbo,
-        category=flasks,
-        title="不锈钢保温杯 500ml 双层真空",
-        description="食品级304不锈钢，保温12小时。",
-        original_language="zh-hans",
-        price_min=Decimal("18"),  # CNY: about US$2.5
-        price_max=Decimal("25"),
-        currency="CNY",
-        incoterms=["FOB", "EXW"],
-        moq=Decimal("500"),
-        lead_time_days=15,
-    )
-    flask_tw = make_product(
-        company=taipei,
-        category=flasks,
-        title="不鏽鋼保溫瓶 1000ml",
-        original_language="zh-hant",
-        price_min=Decimal("300"),  # TWD: about US$10
-        price_max=Decimal("450"),
-        currency="TWD",
-        incoterms=["FOB"],
-        moq=Decimal("1000"),
-        lead_time_days=30,
-    )
-    flask_en = make_product(
-        company=ohio,
-        category=flasks,
-        title="Stainless steel vacuum flask with handle",
-        description="Keeps drinks hot for 12 hours.",
-        original_language="en",
-        price_min=Decimal("45"),
-        price_max=Decimal("60"),
-        currency="USD",
-        incoterms=["DDP"],
-        moq=Decimal("50"),
-        lead_time_days=7,
-    )
-    mug_vn = make_product(
-        company=hanoi,
-        category=mugs,
-        title="Ceramic coffee mug",
-        description="Glazed stoneware mug, dishwasher safe.",
-        original_language="en",
-        price_min=Decimal("0.80"),
-        price_max=Decimal("1.20"),
-        currency="USD",
-        incoterms=["FOB", "CIF"],
-        moq=Decimal("2000"),
-        lead_time_days=45,
-    )
-    pen_en = make_product(
-        company=yiwu,
-        category=pens,
-        title="Plastic ballpoint pen, blue ink",
-        original_language="en",
-        price_min=None,
-        price_max=None,
-        moq=Decimal("10000"),
-    )
-    pen_cn = make_product(
-        company=yiwu,
-        category=pens,
-        title="金属钢笔 礼品套装",
-        original_language="zh-hans",
-        price_min=Decimal("5"),
-        price_max=Decimal("8"),
-        currency="USD",
-        moq=Decimal("100"),
-    )
-    make_product(title="Stainless steel vacuum flask draft", status=ProductStatus.DRAFT)
-    indexer.apply_outbox()
-    return Catalogue(
-        drinkware,
-        flasks,
-        mugs,
-        stationery,
-        pens,
-        flask_cn,
-        flask_tw,
-        flask_en,
-        mug_vn,
-        pen_en,
-        pen_cn,
-    )
-
-
 # --- matching -------------------------------------------------------------------------------
 
 
-def test_an_empty_query_lists_every_published_product(catalogue):
+def test_an_empty_query_lists_every_published_product(search_catalogue):
     result = search("")
     assert result.total == 6
     assert len(result.hits) == 6
 
 
-def test_english_words_match_with_stemming_and_case(catalogue):
-    assert ids(search("VACUUM FLASKS"))[0] == catalogue.flask_en.id
-    assert catalogue.mug_vn.id in ids(search("mugs"))
+def test_english_words_match_with_stemming_and_case(search_catalogue):
+    assert ids(search("VACUUM FLASKS"))[0] == search_catalogue.flask_en.id
+    assert search_catalogue.mug_vn.id in ids(search("mugs"))
 
 
-def test_traditional_query_finds_simplified_title_and_back(catalogue):
-    assert catalogue.flask_cn.id in ids(search("不鏽鋼保溫杯"))
-    assert catalogue.flask_tw.id in ids(search("不锈钢保温瓶"))
-    assert catalogue.pen_cn.id in ids(search("鋼筆"))
+def test_traditional_query_finds_simplified_title_and_back(search_catalogue):
+    assert search_catalogue.flask_cn.id in ids(search("不鏽鋼保溫杯"))
+    assert search_catalogue.flask_tw.id in ids(search("不锈钢保温瓶"))
+    assert search_catalogue.pen_cn.id in ids(search("鋼筆"))
 
 
-def test_a_query_cut_differently_by_the_segmenter_still_matches(catalogue):
+def test_a_query_cut_differently_by_the_segmenter_still_matches(search_catalogue):
     # "钢保温" is not a word; its bigrams are all in the title.
-    assert catalogue.flask_cn.id in ids(search("钢保温"))
+    assert search_catalogue.flask_cn.id in ids(search("钢保温"))
 
 
-def test_full_width_and_units_are_searchable(catalogue):
-    assert catalogue.flask_cn.id in ids(search("５００ＭＬ"))
-    assert catalogue.flask_tw.id in ids(search("1000ml"))
+def test_full_width_and_units_are_searchable(search_catalogue):
+    assert search_catalogue.flask_cn.id in ids(search("５００ＭＬ"))
+    assert search_catalogue.flask_tw.id in ids(search("1000ml"))
 
 
-def test_english_query_finds_chinese_listings_through_the_glossary(catalogue):
+def test_english_query_finds_chinese_listings_through_the_glossary(search_catalogue):
     result = search("stainless steel vacuum flask")
     found = ids(result)
-    assert found[0] == catalogue.flask_en.id  # the exact match in the query's language first
-    assert catalogue.flask_cn.id in found
-    assert catalogue.flask_tw.id in found
-    assert catalogue.mug_vn.id not in found
+    assert found[0] == search_catalogue.flask_en.id  # the exact match in the query's language first
+    assert search_catalogue.flask_cn.id in found
+    assert search_catalogue.flask_tw.id in found
+    assert search_catalogue.mug_vn.id not in found
     assert result.expansions  # shown as "also searched: ..."
 
 
-def test_direct_matches_rank_above_glossary_matches(catalogue):
+def test_direct_matches_rank_above_glossary_matches(search_catalogue):
     found = ids(search("保温杯"))
-    assert found.index(catalogue.flask_cn.id) < found.index(catalogue.flask_en.id)
+    assert found.index(search_catalogue.flask_cn.id) < found.index(search_catalogue.flask_en.id)
     found = ids(search("vacuum flask"))
-    assert found.index(catalogue.flask_en.id) < found.index(catalogue.flask_cn.id)
+    assert found.index(search_catalogue.flask_en.id) < found.index(search_catalogue.flask_cn.id)
 
 
-def test_chinese_query_finds_english_listing_through_the_glossary(catalogue):
+def test_chinese_query_finds_english_listing_through_the_glossary(search_catalogue):
     result = search("圆珠笔")
-    assert catalogue.pen_en.id in ids(result)
+    assert search_catalogue.pen_en.id in ids(result)
     assert any("ballpoint" in label for label in result.expansions)
 
 
-def test_a_misspelt_word_gets_a_fuzzy_retry(catalogue):
+def test_a_misspelt_word_gets_a_fuzzy_retry(search_catalogue):
     exact = search("ceramic")
     assert not exact.fuzzy_used
     result = search("ceramik")
     assert result.fuzzy_used
-    assert ids(result) == [catalogue.mug_vn.id]
+    assert ids(result) == [search_catalogue.mug_vn.id]
 
 
-def test_an_unmatched_query_says_nothing_was_found(catalogue):
+def test_an_unmatched_query_says_nothing_was_found(search_catalogue):
     result = search("xylophone")
     assert result.total == 0
     assert result.hits == []
 
 
-def test_drafts_are_never_found(catalogue):
+def test_drafts_are_never_found(search_catalogue):
     assert all(hit.product.status == ProductStatus.PUBLISHED for hit in search("flask").hits)
 
 
-def test_a_product_unpublished_but_not_yet_reindexed_is_not_shown(catalogue):
-    Product.objects.filter(id=catalogue.mug_vn.id).update(status=ProductStatus.HIDDEN)
-    assert catalogue.mug_vn.id not in ids(search("mug"))
+def test_a_product_unpublished_but_not_yet_reindexed_is_not_shown(search_catalogue):
+    Product.objects.filter(id=search_catalogue.mug_vn.id).update(status=ProductStatus.HIDDEN)
+    assert search_catalogue.mug_vn.id not in ids(search("mug"))
 
 
 # --- relevance ------------------------------------------------------------------------------
@@ -276,11 +147,11 @@ def facet(result, name: str) -> dict[str, int]:
     return {o.value: o.count for f in result.facets if f.name == name for o in f.options}
 
 
-def test_facets_count_the_matching_products(catalogue):
+def test_facets_count_the_matching_products(search_catalogue):
     result = search("")
     assert facet(result, "category") == {
-        str(catalogue.drinkware.id): 4,
-        str(catalogue.stationery.id): 2,
+        str(search_catalogue.drinkware.id): 4,
+        str(search_catalogue.stationery.id): 2,
     }
     assert facet(result, "country") == {"CN": 3, "TW": 1, "US": 1, "VN": 1}
     assert facet(result, "verified") == {"1": 1}
@@ -292,15 +163,18 @@ def test_facets_count_the_matching_products(catalogue):
     assert facet(result, "lead_time_max") == {"7": 1, "15": 2, "30": 3, "60": 4}
 
 
-def test_the_category_facet_lists_the_children_of_the_chosen_category(catalogue):
-    result = search("", filters=ProductFilters(category_id=catalogue.drinkware.id))
+def test_the_category_facet_lists_the_children_of_the_chosen_category(search_catalogue):
+    result = search("", filters=ProductFilters(category_id=search_catalogue.drinkware.id))
     assert result.total == 4
-    assert facet(result, "category") == {str(catalogue.flasks.id): 3, str(catalogue.mugs.id): 1}
+    assert facet(result, "category") == {
+        str(search_catalogue.flasks.id): 3,
+        str(search_catalogue.mugs.id): 1,
+    }
     labels = {o.label for f in result.facets if f.name == "category" for o in f.options}
     assert labels == {"Vacuum flasks", "Mugs"}
 
 
-def test_facet_labels_are_in_the_viewers_language(catalogue):
+def test_facet_labels_are_in_the_viewers_language(search_catalogue):
     result = search("", language="zh-hans")
     categories = {o.label for f in result.facets if f.name == "category" for o in f.options}
     assert categories == {"饮具", "文具"}
@@ -322,21 +196,25 @@ def test_facet_labels_are_in_the_viewers_language(catalogue):
         ({"lead_time_max": 15}, {"flask_cn", "flask_en"}),
     ],
 )
-def test_filters(catalogue, filters, expected):
+def test_filters(search_catalogue, filters, expected):
     result = search("", filters=ProductFilters(**filters))
     assert {name for name in expected} == {
         name
-        for name in vars(catalogue)
-        if isinstance(getattr(catalogue, name), Product)
-        and getattr(catalogue, name).id in ids(result)
+        for name in vars(search_catalogue)
+        if isinstance(getattr(search_catalogue, name), Product)
+        and getattr(search_catalogue, name).id in ids(result)
     }
     assert result.total == len(expected)
 
 
-def test_category_filter_covers_the_subtree_and_combines_with_text(catalogue):
-    result = search("stainless", filters=ProductFilters(category_id=catalogue.drinkware.id))
-    assert set(ids(result)) == {catalogue.flask_cn.id, catalogue.flask_tw.id, catalogue.flask_en.id}
-    assert search("", filters=ProductFilters(category_id=catalogue.pens.id)).total == 2
+def test_category_filter_covers_the_subtree_and_combines_with_text(search_catalogue):
+    result = search("stainless", filters=ProductFilters(category_id=search_catalogue.drinkware.id))
+    assert set(ids(result)) == {
+        search_catalogue.flask_cn.id,
+        search_catalogue.flask_tw.id,
+        search_catalogue.flask_en.id,
+    }
+    assert search("", filters=ProductFilters(category_id=search_catalogue.pens.id)).total == 2
     assert search("", filters=ProductFilters(category_id=999_999)).total == 0
 
 
@@ -368,30 +246,30 @@ def test_parse_product_filters_drops_bad_values():
 # --- sorts and pages -------------------------------------------------------------------------
 
 
-def test_sort_by_price_puts_unpriced_listings_last_both_ways(catalogue):
+def test_sort_by_price_puts_unpriced_listings_last_both_ways(search_catalogue):
     ascending = ids(search("", sort="price_asc"))
     assert ascending == [
-        catalogue.mug_vn.id,
-        catalogue.flask_cn.id,
-        catalogue.pen_cn.id,
-        catalogue.flask_tw.id,
-        catalogue.flask_en.id,
-        catalogue.pen_en.id,
+        search_catalogue.mug_vn.id,
+        search_catalogue.flask_cn.id,
+        search_catalogue.pen_cn.id,
+        search_catalogue.flask_tw.id,
+        search_catalogue.flask_en.id,
+        search_catalogue.pen_en.id,
     ]
     descending = ids(search("", sort="price_desc"))
     assert descending[:5] == list(reversed(ascending[:5]))
-    assert descending[-1] == catalogue.pen_en.id
+    assert descending[-1] == search_catalogue.pen_en.id
 
 
-def test_sort_by_newest(catalogue):
-    Product.objects.filter(id=catalogue.mug_vn.id).update(
+def test_sort_by_newest(search_catalogue):
+    Product.objects.filter(id=search_catalogue.mug_vn.id).update(
         published_at=timezone.now() + timezone.timedelta(days=1)
     )
-    index(catalogue.mug_vn)
-    assert ids(search("", sort="newest"))[0] == catalogue.mug_vn.id
+    index(search_catalogue.mug_vn)
+    assert ids(search("", sort="newest"))[0] == search_catalogue.mug_vn.id
 
 
-def test_pages_and_unknown_sort(catalogue):
+def test_pages_and_unknown_sort(search_catalogue):
     first = search("", per_page=4, sort="bogus")
     second = search("", per_page=4, page=2)
     assert first.sort == "relevance"
@@ -402,7 +280,7 @@ def test_pages_and_unknown_sort(catalogue):
     assert search("", page="x", per_page="y").page == 1
 
 
-def test_hits_are_hydrated_in_a_few_queries(catalogue):
+def test_hits_are_hydrated_in_a_few_queries(search_catalogue):
     more = [make_product(title=f"Glass water bottle {n}") for n in range(25)]
     index(*more)
     search("bottle")  # warm the category cache
@@ -415,10 +293,10 @@ def test_hits_are_hydrated_in_a_few_queries(catalogue):
 # --- highlighting ----------------------------------------------------------------------------
 
 
-def test_titles_are_highlighted_in_the_script_they_are_written_in(catalogue):
+def test_titles_are_highlighted_in_the_script_they_are_written_in(search_catalogue):
     result = search("不锈钢保温瓶")
     by_id = {hit.product.id: str(hit.title_html) for hit in result.hits}
-    assert "<mark>不鏽鋼保溫瓶</mark>" in by_id[catalogue.flask_tw.id]
+    assert "<mark>不鏽鋼保溫瓶</mark>" in by_id[search_catalogue.flask_tw.id]
     result = search("vacuum flasks")
     assert str(result.hits[0].title_html) == (
         "Stainless steel <mark>vacuum</mark> <mark>flask</mark> with handle"

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from tests.factories import make_product
+from tests.factories.catalog import make_product
 from tradepost.catalog.models import Product, ProductStatus
 from tradepost.search.index import index_writer, product_key, read_state
 from tradepost.search.models import IndexOutbox
@@ -41,7 +41,7 @@ def test_reindex_rebuilds_from_the_database_and_reports_the_rate():
 
 def test_reindex_takes_the_outbox_position_so_later_rows_are_not_replayed_forever():
     make_product()
-    from tests.search.factories import record
+    from tests.factories.search import record
 
     record(make_product())
     run()

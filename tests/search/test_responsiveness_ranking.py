@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.factories import make_product
-from tests.messaging.factories import make_conversation, make_parties
-from tests.search.factories import index
+from tests.factories.catalog import make_product
+from tests.factories.messaging import make_conversation, make_parties
+from tests.factories.search import index
 from tradepost.messaging.models import Conversation
 from tradepost.search import selectors
 from tradepost.search.index import rank_boost

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import pytest
 from django.core.management import call_command
 
-from tests.factories import make_product
-from tests.search.factories import index
+from tests.factories.catalog import make_product
+from tests.factories.search import index
 from tradepost.api import search as search_api
 from tradepost.config import gunicorn as gunicorn_config
 from tradepost.ops.management.commands import serve

@@ -10,8 +10,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import make_company, make_product
-from tests.search.factories import index
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
+from tests.factories.search import index
 from tradepost.catalog.hydration import load_products, product_card
 from tradepost.catalog.models import Product, ProductImage, ProductTranslation
 from tradepost.catalog.selectors import fallback_languages, product_cards

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import make_category, make_company, make_product
-from tests.search.factories import index
+from tests.factories.catalog import make_category, make_product
+from tests.factories.companies import make_company
+from tests.factories.search import index
 from tradepost.search.selectors import (
     CompanyFilters,
     parse_company_filters,

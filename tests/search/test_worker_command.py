@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from tests.factories import make_product
-from tests.search.factories import record
+from tests.factories.catalog import make_product
+from tests.factories.search import record
 from tradepost.search.indexer import has_pending
 from tradepost.search.selectors import search_products
 

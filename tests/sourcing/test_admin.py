@@ -4,8 +4,8 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from tests.factories import PASSWORD, make_operator
-from tests.sourcing.factories import make_request
+from tests.factories.accounts import PASSWORD, make_operator
+from tests.factories.sourcing import make_request
 from tradepost.audit.models import AuditEntry
 from tradepost.money.models import ExchangeRate
 

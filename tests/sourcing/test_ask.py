@@ -9,8 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import PASSWORD, add_member, make_operator, make_user
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.accounts import PASSWORD, make_operator, make_user
+from tests.factories.companies import add_member, make_trader
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.accounts.tokens import token_create
 from tradepost.companies.models import Role
 from tradepost.messaging.errors import MessagingError

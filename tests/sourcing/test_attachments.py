@@ -2,9 +2,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.catalog.supplier_factories import image_upload
-from tests.factories import PASSWORD, make_user
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.accounts import PASSWORD, make_user
+from tests.factories.companies import make_trader
+from tests.factories.images import image_upload
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.sourcing import services
 from tradepost.sourcing.errors import SourcingError
 from tradepost.sourcing.models import Attachment

@@ -10,9 +10,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tests.factories import PASSWORD, make_product
-from tests.messaging.factories import make_conversation, make_parties
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.accounts import PASSWORD
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_trader
+from tests.factories.messaging import make_conversation, make_parties
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.accounts.tokens import token_create
 from tradepost.messaging.models import Conversation
 from tradepost.sourcing import selectors

@@ -5,25 +5,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 
-from tests.factories import make_category, make_product
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.catalog import make_category, make_product
+from tests.factories.companies import make_trader
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.catalog.models import ProductStatus
-from tradepost.sourcing.matching import _local_terms, matching_requests
+from tradepost.sourcing.matching import matching_requests
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    _local_terms.clear()
-    yield
-    cache.clear()
-    _local_terms.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_matching_terms")]
 
 
 @pytest.fixture

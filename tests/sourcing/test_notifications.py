@@ -7,8 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
-from tests.factories import add_member, make_user
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.accounts import make_user
+from tests.factories.companies import add_member, make_trader
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.notify.models import Notification, NotificationKind
 from tradepost.notify.selectors import notification_link, notification_text
 from tradepost.ops import periodic
@@ -155,7 +156,7 @@ def test_expiring_requests_are_told_once(mailoutbox, django_capture_on_commit_ca
 
 def test_expiring_email_is_in_the_buyers_language(mailoutbox, django_capture_on_commit_callbacks):
     buyer = make_user(preferred_language="zh-hans")
-    from tests.factories import make_company
+    from tests.factories.companies import make_company
 
     make_company(owner=buyer, country="NL")
     request = make_request(actor=buyer)

@@ -3,14 +3,13 @@ so these run there only; the conditional-update tests in test_services cover bot
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.db import connection
 
-from tests.sourcing.factories import make_request, make_trader, quotation_fields
+from tests.factories.companies import make_trader
+from tests.factories.sourcing import make_request, quotation_fields
 from tradepost.sourcing import services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus, QuoteUsage
@@ -23,41 +22,17 @@ pytestmark = [
 ]
 
 
-def _race(*calls: Callable[[], Any]) -> list[Any]:
-    """Run the calls in threads released together; each result is a value or the exception."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def run(index: int, call: Callable[[], Any]) -> None:
-        from django.db import connections
-
-        try:
-            barrier.wait(timeout=10)
-            results[index] = call()
-        except Exception as error:  # the test inspects it
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
-
-
 def _errors(results: list[Any]) -> list[SourcingError]:
     return [r for r in results if isinstance(r, SourcingError)]
 
 
-def test_two_quotations_for_the_last_slot():
+def test_two_quotations_for_the_last_slot(race):
     request = make_request()
     BuyingRequest.objects.filter(pk=request.pk).update(quote_limit=1)
     request.refresh_from_db()
     a, _ca = make_trader()
     b, _cb = make_trader()
-    results = _race(
+    results = race(
         lambda: services.quotation_submit(
             actor=a, buying_request=request, fields=quotation_fields()
         ),
@@ -72,11 +47,11 @@ def test_two_quotations_for_the_last_slot():
     assert BuyingRequest.objects.get(pk=request.pk).quotation_count == 1
 
 
-def test_two_quotations_for_the_last_unit_of_quota(settings):
+def test_two_quotations_for_the_last_unit_of_quota(settings, race):
     settings.TRADEPOST_MONTHLY_QUOTE_QUOTA = 1
     first, second = make_request(), make_request()
     supplier, company = make_trader()
-    results = _race(
+    results = race(
         lambda: services.quotation_submit(
             actor=supplier, buying_request=first, fields=quotation_fields()
         ),
@@ -93,7 +68,7 @@ def test_two_quotations_for_the_last_unit_of_quota(settings):
     assert counts == [0, 1]
 
 
-def test_two_awards_at_once():
+def test_two_awards_at_once(race):
     buyer, _company = make_trader(country="NL")
     request = make_request(actor=buyer)
     q1 = services.quotation_submit(
@@ -102,7 +77,7 @@ def test_two_awards_at_once():
     q2 = services.quotation_submit(
         actor=make_trader()[0], buying_request=request, fields=quotation_fields()
     )
-    results = _race(
+    results = race(
         lambda: services.quotation_award(actor=buyer, quotation=q1),
         lambda: services.quotation_award(actor=buyer, quotation=q2),
     )

@@ -10,9 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import PASSWORD, make_operator
-from tests.messaging.factories import make_conversation, make_parties
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.accounts import PASSWORD, make_operator
+from tests.factories.companies import make_trader
+from tests.factories.messaging import make_conversation, make_parties
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.accounts.tokens import token_create
 from tradepost.companies.services import company_delete_by_operator
 from tradepost.messaging.models import Conversation, Message

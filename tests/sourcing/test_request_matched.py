@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import add_member, make_product
-from tests.search.factories import index
-from tests.sourcing.factories import make_request, make_trader
+from tests.factories.catalog import make_product
+from tests.factories.companies import add_member, make_trader
+from tests.factories.search import index
+from tests.factories.sourcing import make_request
 from tradepost.notify.models import Notification, NotificationKind
 from tradepost.notify.services import email_preference_set
 from tradepost.sourcing import tasks

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.factories import make_company
-from tests.messaging.factories import make_conversation, make_parties
-from tests.sourcing.factories import make_quotation, make_request
+from tests.factories.companies import make_company
+from tests.factories.messaging import make_conversation, make_parties
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.messaging.models import Conversation
 from tradepost.sourcing.models import BuyingRequest, Quotation
 from tradepost.sourcing.responsiveness import (

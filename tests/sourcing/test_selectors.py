@@ -4,8 +4,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from tests.factories import make_category, make_operator, make_user
-from tests.sourcing.factories import make_quotation, make_request, make_trader
+from tests.factories.accounts import make_operator, make_user
+from tests.factories.catalog import make_category
+from tests.factories.companies import make_trader
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.money.models import ExchangeRate
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import QuotationNotFound, RequestNotFound

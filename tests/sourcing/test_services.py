@@ -5,14 +5,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from tests.factories import add_member, make_user
-from tests.sourcing.factories import (
-    make_quotation,
-    make_request,
-    make_trader,
-    quotation_fields,
-    request_fields,
-)
+from tests.factories.accounts import make_user
+from tests.factories.companies import add_member, make_trader
+from tests.factories.sourcing import make_quotation, make_request, quotation_fields, request_fields
 from tradepost.sourcing import services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import (

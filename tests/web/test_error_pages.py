@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.factories import make_user
+from tests.factories.accounts import make_user
 from tradepost.catalog import company_selectors
 
 pytestmark = pytest.mark.django_db

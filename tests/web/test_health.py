@@ -35,8 +35,8 @@ def test_healthz_says_when_the_worker_stopped_or_the_index_fell_behind(client):
     import os
     import time
 
-    from tests.factories import make_product
-    from tests.search.factories import index, record
+    from tests.factories.catalog import make_product
+    from tests.factories.search import index, record
     from tradepost.search import index as search_index
 
     # No worker has ever run on this node: the site answers, degraded.

@@ -7,7 +7,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from tests.factories import add_member, make_company, make_product
+from tests.factories.catalog import make_product
+from tests.factories.companies import add_member, make_company
 
 pytestmark = pytest.mark.django_db
 

@@ -9,16 +9,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.catalog.supplier_factories import (
-    ALLOWED_ROLES,
-    ROLES,
-    image_upload,
-    make_cast,
-    png_bytes,
-    real_png,
-    snapshot,
-)
-from tests.factories import leaf_category, make_category, make_product, make_user
+from tests.factories.accounts import make_user
+from tests.factories.catalog import leaf_category, make_category, make_product, snapshot
+from tests.factories.companies import ALLOWED_ROLES, ROLES
+from tests.factories.images import image_upload, png_bytes, real_png
 from tradepost.catalog import services
 from tradepost.catalog.models import Product, ProductImage, ProductStatus, ProductTranslation
 
@@ -30,11 +24,6 @@ def _english():
     # Requests activate their page's language; reverse() here must not inherit it.
     with translation.override("en"):
         yield
-
-
-@pytest.fixture
-def cast():
-    return make_cast()
 
 
 def login(client: Client, user) -> Client:
@@ -279,7 +268,7 @@ def test_publish_unpublish_and_delete_buttons(client, cast):
 
 def test_publish_refusal_is_shown(client, cast):
     unverified = make_user(verified=False)
-    from tests.factories import add_member
+    from tests.factories.companies import add_member
 
     add_member(cast.company, user=unverified)
     product = make_product(company=cast.company, status=ProductStatus.DRAFT)

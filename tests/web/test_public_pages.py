@@ -8,18 +8,16 @@ import re
 import pytest
 from django.conf import settings
 
-from tests.factories import make_company, make_product
-from tests.web.catalog_factories import (
+from tests.factories.catalog import (
     HREFLANG,
     LANGUAGES,
     add_image,
+    make_product,
     make_tree,
-    media_root,
     translate,
 )
+from tests.factories.companies import make_company
 from tradepost.catalog.models import ProductStatus
-
-__all__ = ["media_root"]
 
 pytestmark = pytest.mark.django_db
 

@@ -3,101 +3,22 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import timedelta
-from decimal import Decimal
 from html import unescape
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from django.utils import timezone
 
-from tests.factories import make_category, make_company, make_product
-from tests.search.factories import index as index_now
-from tradepost.catalog.models import Category, Product
-from tradepost.companies.models import Company
+from tests.factories.catalog import make_product
+from tests.factories.companies import make_company
+from tests.factories.search import index as index_now
+from tradepost.catalog.models import Product
 from tradepost.search import indexer
 
 pytestmark = pytest.mark.django_db
 
 URL = "/en/search/"
-
-
-@dataclass
-class Catalogue:
-    drinkware: Category
-    flasks: Category
-    taipei: Company
-    ohio: Company
-    flask_tw: Product
-    flask_en: Product
-    flask_cn: Product
-    mug_vn: Product
-
-
-@pytest.fixture
-def catalogue() -> Catalogue:
-    drinkware = make_category(name_en="Drinkware", name_zh_hans="饮具", name_zh_hant="飲具")
-    flasks = make_category(
-        parent=drinkware, name_en="Vacuum flasks", name_zh_hans="保温瓶", name_zh_hant="保溫瓶"
-    )
-    mugs = make_category(
-        parent=drinkware, name_en="Mugs", name_zh_hans="马克杯", name_zh_hant="馬克杯"
-    )
-    taipei = make_company(country="TW", legal_name="台北精品股份有限公司", slug="taipei-fine")
-    ohio = make_company(
-        country="US", legal_name="Ohio Drinkware Inc.", slug="ohio-drinkware", is_verified=True
-    )
-    ningbo = make_company(country="CN", legal_name="宁波恒达日用品有限公司", slug="ningbo-hengda")
-    hanoi = make_company(country="VN", legal_name="Hanoi Ceramics JSC", slug="hanoi-ceramics")
-    flask_tw = make_product(
-        company=taipei,
-        category=flasks,
-        title="不鏽鋼真空保溫瓶 500ml",
-        original_language="zh-hant",
-        price_min=Decimal("3"),
-        price_max=Decimal("4"),
-        incoterms=["FOB"],
-        moq=Decimal("1000"),
-        lead_time_days=30,
-        port_of_loading="Keelung",
-    )
-    flask_en = make_product(
-        company=ohio,
-        category=flasks,
-        title="Stainless steel vacuum flask with handle",
-        original_language="en",
-        price_min=Decimal("45"),
-        price_max=Decimal("60"),
-        incoterms=["DDP"],
-        moq=Decimal("50"),
-        lead_time_days=7,
-    )
-    flask_cn = make_product(
-        company=ningbo,
-        category=flasks,
-        title="不锈钢保温杯 双层真空",
-        original_language="zh-hans",
-        price_min=Decimal("18"),
-        price_max=Decimal("25"),
-        currency="CNY",
-        incoterms=["FOB", "EXW"],
-        moq=Decimal("500"),
-        lead_time_days=15,
-    )
-    mug_vn = make_product(
-        company=hanoi,
-        category=mugs,
-        title="Ceramic coffee mug",
-        original_language="en",
-        price_min=Decimal("0.80"),
-        price_max=Decimal("1.20"),
-        incoterms=["FOB", "CIF"],
-        moq=Decimal("2000"),
-        lead_time_days=45,
-    )
-    indexer.apply_outbox()
-    return Catalogue(drinkware, flasks, taipei, ohio, flask_tw, flask_en, flask_cn, mug_vn)
 
 
 def hit_ids(response) -> list[int]:
@@ -128,14 +49,14 @@ def follow(client, href: str, base: str = URL):
 # --- results ------------------------------------------------------------------------------
 
 
-def test_empty_query_shows_guidance_and_is_not_indexed_by_robots(client, catalogue):
+def test_empty_query_shows_guidance_and_is_not_indexed_by_robots(client, search_catalogue):
     response = client.get(URL)
     assert response.status_code == 200
     html = response.content.decode()
     assert '<meta name="robots" content="noindex, follow">' in html
     assert response["X-Robots-Tag"] == "noindex"
     # With no words, everything published is listed (browsing by facets).
-    assert len(hit_ids(response)) == 4
+    assert len(hit_ids(response)) == 6
 
 
 def test_empty_index_and_empty_query_shows_the_empty_state(client, db):
@@ -144,13 +65,13 @@ def test_empty_index_and_empty_query_shows_the_empty_state(client, db):
     assert "search-empty-query" in response.content.decode()
 
 
-def test_an_english_query_finds_the_traditional_chinese_listing(client, catalogue):
+def test_an_english_query_finds_the_traditional_chinese_listing(client, search_catalogue):
     response = client.get(URL, {"q": "stainless steel vacuum flask"})
     assert response.status_code == 200
     found = hit_ids(response)
-    assert catalogue.flask_tw.id in found
-    assert catalogue.flask_en.id in found
-    assert catalogue.mug_vn.id not in found
+    assert search_catalogue.flask_tw.id in found
+    assert search_catalogue.flask_en.id in found
+    assert search_catalogue.mug_vn.id not in found
     html = response.content.decode()
     assert 'data-total="3"' in html
     # Highlighted title, supplier name, country and terms on the card.
@@ -164,7 +85,7 @@ def test_an_english_query_finds_the_traditional_chinese_listing(client, catalogu
     assert re.search(r'class="expansion">[^<]*[\u4e00-\u9fff]', html)
 
 
-def test_the_query_stays_in_the_header_box(client, catalogue):
+def test_the_query_stays_in_the_header_box(client, search_catalogue):
     html = client.get(URL, {"q": "mug"}).content.decode()
     assert 'id="site-search-q" type="search" name="q" value="mug"' in html
 
@@ -178,7 +99,7 @@ def test_titles_are_escaped_before_highlighting(client, db):
     assert "&lt;script&gt;" in html
 
 
-def test_zero_hits_say_so_and_offer_the_companies_tab(client, catalogue):
+def test_zero_hits_say_so_and_offer_the_companies_tab(client, search_catalogue):
     response = client.get(URL, {"q": "qwxzv"})
     html = response.content.decode()
     assert response.status_code == 200
@@ -186,13 +107,13 @@ def test_zero_hits_say_so_and_offer_the_companies_tab(client, catalogue):
     assert "Search companies instead" in html
 
 
-def test_a_misspelling_is_matched_by_spelling_and_the_page_says_so(client, catalogue):
+def test_a_misspelling_is_matched_by_spelling_and_the_page_says_so(client, search_catalogue):
     response = client.get(URL, {"q": "ceramik"})
-    assert hit_ids(response) == [catalogue.mug_vn.id]
+    assert hit_ids(response) == [search_catalogue.mug_vn.id]
     assert "Also searched similar spellings of: ceramik" in response.content.decode()
 
 
-def test_a_partial_match_names_the_words_not_found(client, catalogue):
+def test_a_partial_match_names_the_words_not_found(client, search_catalogue):
     # No listing has "zzqx": the flasks are still found, and the page says what is missing.
     response = client.get(URL, {"q": "flask zzqx"})
     html = response.content.decode()
@@ -207,29 +128,29 @@ def test_a_partial_match_names_the_words_not_found(client, catalogue):
 # --- facets -------------------------------------------------------------------------------
 
 
-def test_country_facet_narrows_and_unselects(client, catalogue):
+def test_country_facet_narrows_and_unselects(client, search_catalogue):
     response = client.get(URL, {"q": "flask"})
     assert set(hit_ids(response)) == {
-        catalogue.flask_tw.id,
-        catalogue.flask_en.id,
-        catalogue.flask_cn.id,
+        search_catalogue.flask_tw.id,
+        search_catalogue.flask_en.id,
+        search_catalogue.flask_cn.id,
     }
     href = facet_href(response, "country", "Taiwan")
     assert parse_qs(urlparse(href).query)["country"] == ["TW"]
     narrowed = follow(client, href)
-    assert hit_ids(narrowed) == [catalogue.flask_tw.id]
+    assert hit_ids(narrowed) == [search_catalogue.flask_tw.id]
     assert 'aria-checked="true"' in narrowed.content.decode()
     # Several countries mean any of them; the selected one unselects.
     both = client.get(URL, {"q": "flask", "country": ["TW", "US"]})
-    assert set(hit_ids(both)) == {catalogue.flask_tw.id, catalogue.flask_en.id}
+    assert set(hit_ids(both)) == {search_catalogue.flask_tw.id, search_catalogue.flask_en.id}
     assert parse_qs(urlparse(facet_href(both, "country", "Taiwan")).query)["country"] == ["US"]
     back = follow(client, facet_href(narrowed, "country", "Taiwan"))
     assert len(hit_ids(back)) == 3
 
 
-def test_after_choosing_a_country_the_others_can_still_be_added(client, catalogue):
+def test_after_choosing_a_country_the_others_can_still_be_added(client, search_catalogue):
     narrowed = client.get(URL, {"q": "flask", "country": "TW"})
-    assert hit_ids(narrowed) == [catalogue.flask_tw.id]
+    assert hit_ids(narrowed) == [search_catalogue.flask_tw.id]
     # The country facet is counted without its own filter: the other countries stay, with
     # their counts, and their links add to the selection.
     block = narrowed.content.decode().split('class="facet facet-country"', 1)[1]
@@ -239,74 +160,77 @@ def test_after_choosing_a_country_the_others_can_still_be_added(client, catalogu
     assert parse_qs(urlparse(facet_href(narrowed, "country", "United States")).query)[
         "country"
     ] == ["TW", "US"]
-    assert set(hit_ids(added)) == {catalogue.flask_tw.id, catalogue.flask_en.id}
+    assert set(hit_ids(added)) == {search_catalogue.flask_tw.id, search_catalogue.flask_en.id}
 
 
-def test_price_band_verified_moq_lead_time_and_language_facets(client, catalogue):
+def test_price_band_verified_moq_lead_time_and_language_facets(client, search_catalogue):
     response = client.get(URL)
     cheap = follow(client, facet_href(response, "price", "US$1–5"))
-    assert catalogue.flask_tw.id in hit_ids(cheap)
-    assert catalogue.flask_en.id not in hit_ids(cheap)
+    assert search_catalogue.flask_cn.id in hit_ids(cheap)
+    assert search_catalogue.flask_en.id not in hit_ids(cheap)
     verified = follow(client, facet_href(response, "verified", "Verified"))
-    assert hit_ids(verified) == [catalogue.flask_en.id]
+    assert hit_ids(verified) == [search_catalogue.flask_cn.id]
     moq = follow(client, facet_href(response, "moq_max", "At most 100"))
-    assert hit_ids(moq) == [catalogue.flask_en.id]
+    assert set(hit_ids(moq)) == {search_catalogue.flask_en.id, search_catalogue.pen_cn.id}
     lead = follow(client, facet_href(response, "lead_time_max", "Within 15 days"))
-    assert set(hit_ids(lead)) == {catalogue.flask_en.id, catalogue.flask_cn.id}
+    assert set(hit_ids(lead)) == {search_catalogue.flask_en.id, search_catalogue.flask_cn.id}
     language = follow(client, facet_href(response, "language", "Traditional"))
-    assert hit_ids(language) == [catalogue.flask_tw.id]
+    assert hit_ids(language) == [search_catalogue.flask_tw.id]
     incoterm = follow(client, facet_href(response, "incoterm", "CIF"))
-    assert hit_ids(incoterm) == [catalogue.mug_vn.id]
+    assert hit_ids(incoterm) == [search_catalogue.mug_vn.id]
 
 
-def test_category_facet_narrows_to_the_subtree_and_shows_the_path(client, catalogue):
+def test_category_facet_narrows_to_the_subtree_and_shows_the_path(client, search_catalogue):
     response = client.get(URL)
     top = follow(client, facet_href(response, "category", "Drinkware"))
     assert len(hit_ids(top)) == 4
     flasks = follow(client, facet_href(top, "category", "Vacuum flasks"))
-    assert catalogue.mug_vn.id not in hit_ids(flasks)
+    assert search_catalogue.mug_vn.id not in hit_ids(flasks)
     html = flasks.content.decode()
     assert "facet-category-path" in html and "Drinkware" in html
 
 
-def test_facets_combine_and_keep_the_query_and_sort(client, catalogue):
-    response = client.get(URL, {"q": "flask", "sort": "price_desc", "country": "TW"})
+def test_facets_combine_and_keep_the_query_and_sort(client, search_catalogue):
+    response = client.get(URL, {"q": "flask", "sort": "price_desc", "country": "CN"})
     href = facet_href(response, "price", "US$1–5")
     params = parse_qs(urlparse(href).query)
     assert params["q"] == ["flask"]
     assert params["sort"] == ["price_desc"]
-    assert params["country"] == ["TW"]
+    assert params["country"] == ["CN"]
     assert params["price_min"] == ["1"] and params["price_max"] == ["5"]
-    assert hit_ids(follow(client, href)) == [catalogue.flask_tw.id]
+    assert hit_ids(follow(client, href)) == [search_catalogue.flask_cn.id]
 
 
-def test_custom_price_range_form(client, catalogue):
-    response = client.get(URL, {"q": "flask", "price_min": "2", "price_max": "4.5"})
-    # US$3–4, and CN¥18–25 (about US$2.5–3.5); not the US$45 flask.
-    assert set(hit_ids(response)) == {catalogue.flask_tw.id, catalogue.flask_cn.id}
+def test_custom_price_range_form(client, search_catalogue):
+    response = client.get(URL, {"q": "flask", "price_min": "2", "price_max": "20"})
+    # NT$300–450 (about US$10–14) and CN¥18–25 (about US$2.5–3.5); not the US$45 flask.
+    assert set(hit_ids(response)) == {search_catalogue.flask_tw.id, search_catalogue.flask_cn.id}
     assert 'id="price-min"' in response.content.decode()
 
 
 # --- sorts and pages ----------------------------------------------------------------------
 
 
-def test_sort_orders(client, catalogue):
-    for days, product in enumerate([catalogue.flask_en, catalogue.mug_vn, catalogue.flask_cn]):
+def test_sort_orders(client, search_catalogue):
+    for days, product in enumerate(
+        [search_catalogue.flask_en, search_catalogue.mug_vn, search_catalogue.flask_cn]
+    ):
         Product.objects.filter(pk=product.pk).update(
             published_at=timezone.now() - timedelta(days=days + 1)
         )
-    index_now(catalogue.flask_en, catalogue.mug_vn, catalogue.flask_cn)
+    index_now(search_catalogue.flask_en, search_catalogue.mug_vn, search_catalogue.flask_cn)
     cheapest_first = hit_ids(client.get(URL, {"sort": "price_asc"}))
-    assert cheapest_first[0] == catalogue.mug_vn.id
-    assert cheapest_first[-1] == catalogue.flask_en.id
+    assert cheapest_first[0] == search_catalogue.mug_vn.id
+    # The dearest priced listing, then the one without a price.
+    assert cheapest_first[-2:] == [search_catalogue.flask_en.id, search_catalogue.pen_en.id]
     dearest_first = hit_ids(client.get(URL, {"sort": "price_desc"}))
-    assert dearest_first[0] == catalogue.flask_en.id
+    assert dearest_first[0] == search_catalogue.flask_en.id
     newest = hit_ids(client.get(URL, {"sort": "newest"}))
-    assert newest == [
-        catalogue.flask_tw.id,
-        catalogue.flask_en.id,
-        catalogue.mug_vn.id,
-        catalogue.flask_cn.id,
+    assert search_catalogue.flask_tw.id in newest[:3]
+    assert newest[3:] == [
+        search_catalogue.flask_en.id,
+        search_catalogue.mug_vn.id,
+        search_catalogue.flask_cn.id,
     ]
 
 
@@ -352,7 +276,7 @@ def test_a_page_past_the_end_says_so_and_links_to_the_last_page(client, db):
     assert "此页已超出全部 24 个结果的范围。" in chinese.content.decode()
 
 
-def test_an_empty_companies_tab_does_not_claim_similar_spellings(client, catalogue):
+def test_an_empty_companies_tab_does_not_claim_similar_spellings(client, search_catalogue):
     # "ceramik" is spelt like Hanoi Ceramics' name, but no American company matches it.
     found = client.get(URL, {"q": "ceramik", "tab": "companies"}).content.decode()
     assert "/companies/hanoi-ceramics/" in found
@@ -367,7 +291,7 @@ def test_an_empty_companies_tab_does_not_claim_similar_spellings(client, catalog
 # --- tabs ---------------------------------------------------------------------------------
 
 
-def test_companies_tab_lists_matching_companies(client, catalogue):
+def test_companies_tab_lists_matching_companies(client, search_catalogue):
     response = client.get(URL, {"q": "drinkware", "tab": "companies"})
     html = response.content.decode()
     assert response.status_code == 200
@@ -377,7 +301,7 @@ def test_companies_tab_lists_matching_companies(client, catalogue):
     assert 'aria-current="page">Companies' in html
 
 
-def test_companies_tab_country_facet(client, catalogue):
+def test_companies_tab_country_facet(client, search_catalogue):
     response = client.get(URL, {"tab": "companies"})
     narrowed = follow(client, facet_href(response, "country", "Viet"))
     html = narrowed.content.decode()
@@ -385,7 +309,7 @@ def test_companies_tab_country_facet(client, catalogue):
     assert "/companies/ohio-drinkware/" not in html
 
 
-def test_header_has_one_search_box_with_tabs_on_every_page(client, catalogue):
+def test_header_has_one_search_box_with_tabs_on_every_page(client, search_catalogue):
     for path in ("/en/", "/en/categories/", "/zh-hant/"):
         html = client.get(path).content.decode()
         assert html.count('role="search" method="get"') == 1
@@ -399,12 +323,12 @@ def test_header_has_one_search_box_with_tabs_on_every_page(client, catalogue):
 @pytest.mark.parametrize(
     ("prefix", "taiwan"), [("en", "Taiwan"), ("zh-hans", "台湾"), ("zh-hant", "台灣")]
 )
-def test_every_ui_language_renders(client, catalogue, prefix, taiwan):
+def test_every_ui_language_renders(client, search_catalogue, prefix, taiwan):
     response = client.get(f"/{prefix}/search/", {"q": "保温瓶"})
     assert response.status_code == 200
     html = response.content.decode()
     assert f'<html lang="{prefix}">' in html
-    assert catalogue.flask_tw.id in hit_ids(response)
+    assert search_catalogue.flask_tw.id in hit_ids(response)
     assert taiwan in html
 
 
@@ -430,7 +354,7 @@ HOSTILE_QUERIES = [
 
 @pytest.mark.parametrize("tab", ["products", "companies"])
 @pytest.mark.parametrize("query", HOSTILE_QUERIES)
-def test_hostile_queries_never_fail(client, catalogue, query, tab):
+def test_hostile_queries_never_fail(client, search_catalogue, query, tab):
     response = client.get(URL, {"q": query, "tab": tab})
     assert response.status_code == 200
     assert "<script>alert(1)</script>" not in response.content.decode()
@@ -451,13 +375,13 @@ def test_hostile_queries_never_fail(client, catalogue, query, tab):
         "country=%ED%A0%80&tab=companies&business_type=%3Cb%3E",
     ],
 )
-def test_hostile_parameters_never_fail(client, catalogue, raw):
+def test_hostile_parameters_never_fail(client, search_catalogue, raw):
     response = client.get(f"{URL}?{raw}")
     assert response.status_code == 200
 
 
 @pytest.mark.parametrize("raw", ["q=%00", "q=flask%00", "category=a%00b", "country=%00"])
-def test_a_nul_in_a_parameter_is_a_clear_400_page(client, catalogue, raw):
+def test_a_nul_in_a_parameter_is_a_clear_400_page(client, search_catalogue, raw):
     # PostgreSQL cannot compare NUL characters, SQLite can: refused alike, before any search.
     response = client.get(f"{URL}?{raw}")
     assert response.status_code == 400
@@ -467,7 +391,7 @@ def test_a_nul_in_a_parameter_is_a_clear_400_page(client, catalogue, raw):
     )
 
 
-def test_query_count_is_bounded(client, catalogue, django_assert_max_num_queries):
+def test_query_count_is_bounded(client, search_catalogue, django_assert_max_num_queries):
     client.get(URL, {"q": "flask"})  # warm the category tree cache
     with django_assert_max_num_queries(6):
         response = client.get(URL, {"q": "flask", "country": "TW"})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.factories import make_operator
+from tests.factories.accounts import make_operator
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 
-from tests.factories import make_company, make_product
-from tests.web.catalog_factories import make_tree
+from tests.factories.catalog import make_product, make_tree
+from tests.factories.companies import make_company
 from tradepost.catalog.models import ProductStatus
 from tradepost.web import sitemaps
 

@@ -3,26 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import PASSWORD, make_category, make_product, make_user
-from tests.sourcing.factories import make_quotation, make_request, make_trader
-from tradepost.sourcing.matching import _local_terms
+from tests.factories.accounts import PASSWORD, make_user
+from tests.factories.catalog import make_category, make_product
+from tests.factories.companies import make_trader
+from tests.factories.sourcing import make_quotation, make_request
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_matching_terms")]
 
 LANGUAGES = ["en", "zh-hans", "zh-hant"]
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    _local_terms.clear()
-    yield
-    cache.clear()
-    _local_terms.clear()
 
 
 def _url(name, language="en", **kwargs):

@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import PASSWORD, make_category, make_company, make_product
-from tests.sourcing.factories import make_quotation, make_request, make_trader
-from tests.web.catalog_factories import make_tree, translate
+from tests.factories.accounts import PASSWORD
+from tests.factories.catalog import make_category, make_product, make_tree, translate
+from tests.factories.companies import make_company, make_trader
+from tests.factories.sourcing import make_quotation, make_request
 from tradepost.catalog.hydration import load_products, product_card
 from tradepost.catalog.models import HSCode, Unit
 from tradepost.core.chinese_scripts import convert_script

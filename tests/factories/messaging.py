@@ -1,10 +1,13 @@
-"""A buyer company and a supplier company with members, and conversations between them."""
+"""A buyer company and a supplier company with members, and conversations between them
+(started through the messaging services, as a buyer starts them)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.factories import add_member, make_company, make_product, make_user
+from tests.factories.accounts import make_user
+from tests.factories.catalog import make_product
+from tests.factories.companies import add_member, make_company
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Product
 from tradepost.companies.models import Company, Role

@@ -90,9 +90,11 @@ def test_unpublished_products_and_their_only_companies_are_absent(client, status
 def test_sitemap_page_query_count_is_constant(client, django_assert_max_num_queries):
     for _n in range(12):
         make_product(company=make_company())
-    for section in ("categories", "companies", "products"):
+    # Pages are ranges of ids; on PostgreSQL ids do not start again at 1 for each test.
+    for address in page_addresses(client):
+        parts = urlsplit(address)
         with django_assert_max_num_queries(2):
-            assert client.get(f"/sitemap-{section}.xml").status_code == 200
+            assert client.get(f"{parts.path}?{parts.query}").status_code == 200
 
 
 def test_the_index_names_each_page_of_at_most_the_limit_of_urls(client, monkeypatch):
@@ -104,9 +106,12 @@ def test_the_index_names_each_page_of_at_most_the_limit_of_urls(client, monkeypa
     products[2].save(update_fields=["status"])
     addresses = page_addresses(client)
     product_pages = [a for a in addresses if "/sitemap-products.xml" in a]
-    assert product_pages[0] == f"{settings.SITE_URL}/sitemap-products.xml"
-    assert product_pages[1:] == [
-        f"{settings.SITE_URL}/sitemap-products.xml?p={n}" for n in range(2, len(product_pages) + 1)
+    # A page is a range of ids (on PostgreSQL ids do not start again at 1 for each test).
+    per_page = sitemaps.ids_per_page()
+    numbers = sorted({(p.pk - 1) // per_page + 1 for n, p in enumerate(products) if n != 2})
+    assert product_pages == [
+        f"{settings.SITE_URL}/sitemap-products.xml" + ("" if n == 1 else f"?p={n}")
+        for n in numbers
     ]
     listed = []
     for address in product_pages:

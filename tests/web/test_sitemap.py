@@ -110,8 +110,7 @@ def test_the_index_names_each_page_of_at_most_the_limit_of_urls(client, monkeypa
     per_page = sitemaps.ids_per_page()
     numbers = sorted({(p.pk - 1) // per_page + 1 for n, p in enumerate(products) if n != 2})
     assert product_pages == [
-        f"{settings.SITE_URL}/sitemap-products.xml" + ("" if n == 1 else f"?p={n}")
-        for n in numbers
+        f"{settings.SITE_URL}/sitemap-products.xml" + ("" if n == 1 else f"?p={n}") for n in numbers
     ]
     listed = []
     for address in product_pages:

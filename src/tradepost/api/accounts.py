@@ -18,6 +18,7 @@ from tradepost.accounts.selectors import user_can_publish
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody
 from tradepost.api.problems import not_found
+from tradepost.api.profiles import CompanyProfileOut
 from tradepost.companies import services
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import membership_for
@@ -35,25 +36,8 @@ class UserOut(Schema):
     is_operator: bool
 
 
-class CompanyOut(Schema):
+class CompanyOut(CompanyProfileOut):
     id: int
-    slug: str
-    legal_name: str
-    english_name: str
-    original_language: str
-    business_types: list[str]
-    country: str
-    province: str
-    city: str
-    year_established: int | None
-    employee_range: str
-    main_markets: list[str]
-    main_products: str
-    certifications: list[str]
-    export_share: int | None
-    website: str
-    logo_url: str | None
-    description: str = Field(description="Sanitised HTML")
     is_verified: bool
     created_at: datetime
     updated_at: datetime

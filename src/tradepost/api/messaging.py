@@ -11,7 +11,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.http import FileResponse, HttpRequest
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -28,6 +28,7 @@ from tradepost.catalog.company_selectors import public_companies
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company_id
+from tradepost.core.downloads import uploaded_file_response
 from tradepost.messaging import selectors, services
 from tradepost.messaging.models import Conversation, Message
 from tradepost.notify import selectors as notify_selectors
@@ -292,14 +293,9 @@ def get_attachment(request: HttpRequest, conversation_id: str, attachment_id: st
     item = selectors.access_conversation_attachment(
         user=request.user, conversation_id=conversation_id, attachment_id=attachment_id
     )
-    response = FileResponse(
-        item.file.open("rb"),
-        as_attachment=True,
-        filename=item.original_name,
-        content_type=item.content_type,
+    return uploaded_file_response(
+        item.file, name=item.original_name, content_type=item.content_type, as_attachment=True
     )
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
 
 
 @router.post("/{conversation_id}/read", response={204: None}, summary="Mark everything read")

@@ -16,6 +16,7 @@ from ninja import Path, Query, Router, Schema
 
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found, validation_problem
+from tradepost.api.profiles import CompanyProfileOut
 from tradepost.catalog.company_selectors import (
     api_companies,
     certification_names,
@@ -64,24 +65,7 @@ class PublicCategoryDetail(PublicCategory):
     product_count: int
 
 
-class PublicCompany(Schema):
-    slug: str
-    legal_name: str
-    english_name: str
-    original_language: str
-    country: str
-    province: str
-    city: str
-    business_types: list[str]
-    year_established: int | None
-    employee_range: str
-    main_markets: list[str]
-    main_products: str
-    certifications: list[str]
-    export_share: int | None
-    website: str
-    logo_url: str | None
-    description: str
+class PublicCompany(CompanyProfileOut):
     is_verified: bool
     url: str
     updated_at: datetime

@@ -26,6 +26,7 @@ from tradepost.api.filters import RequestFilterQuery
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import validation_problem
 from tradepost.companies.selectors import acting_company_id, membership_for
+from tradepost.core.downloads import uploaded_file_response
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.matching import MAX_LIMIT as MATCHING_LIMIT
@@ -532,15 +533,12 @@ def list_quotation_attachments(request: HttpRequest, quotation_id: int) -> list[
 )
 def download_attachment(request: HttpRequest, attachment_id: int) -> FileResponse:
     attachment = selectors.access_attachment(user=_user(request), attachment_id=attachment_id)
-    response = FileResponse(
-        attachment.file.open("rb"),
+    return uploaded_file_response(
+        attachment.file,
+        name=attachment.original_name,
         content_type=attachment.content_type,
         as_attachment=attachment.content_type == "application/pdf",
-        filename=attachment.original_name,
     )
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 # --- questions on a quotation ----------------------------------------------------------------

@@ -7,8 +7,7 @@ company, validates everything before writing anything, and raises `ProductError`
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from typing import Any, TypedDict, Unpack
 
@@ -21,7 +20,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator, user_can_publish
@@ -38,13 +37,24 @@ from tradepost.catalog.models import (
 )
 from tradepost.catalog.permissions import can_manage_products
 from tradepost.companies.models import Company
-from tradepost.core.cleaning import decimal_or_none, one_line, text_or_none
-from tradepost.core.countries import is_country
-from tradepost.core.currencies import is_currency
-from tradepost.core.html import sanitize_html
+from tradepost.core.cleaning import (
+    FieldErrors,
+    FieldInvalid,
+    clean_choice,
+    clean_choices,
+    clean_country,
+    clean_currency,
+    clean_lead_time_days,
+    clean_listing_language,
+    clean_number,
+    clean_rich_text,
+    clean_text,
+    one_line,
+    text_or_none,
+)
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.incoterms import Incoterm
-from tradepost.core.languages import LISTING_LANGUAGE_CODES, UI_LANGUAGES
+from tradepost.core.languages import UI_LANGUAGES
 from tradepost.search.outbox import OutboxKind, record_change, record_changes
 
 TITLE_MAX_LENGTH = 200
@@ -54,7 +64,6 @@ PORT_MAX_LENGTH = 100
 ATTRIBUTES_MAX_COUNT = 30
 ATTRIBUTE_NAME_MAX_LENGTH = 100
 ATTRIBUTE_VALUE_MAX_LENGTH = 300
-LEAD_TIME_MAX_DAYS = 3650
 SLUG_MAX_LENGTH = 80
 
 
@@ -89,130 +98,55 @@ REQUIRED_FIELDS = ("title", "category_id", "moq", "moq_unit")
 # --- validation ------------------------------------------------------------------------------
 
 
-class _Errors:
-    def __init__(self) -> None:
-        self.by_field: dict[str, list[str]] = {}
-
-    def add(self, field: str, message: str) -> None:
-        self.by_field.setdefault(field, []).append(str(message))
-
-    def raise_if_any(self, code: ProductErrorCode = ProductErrorCode.INVALID) -> None:
-        if self.by_field:
-            raise ProductError(code, self.by_field)
-
-
-def _clean_description(value: Any, errors: _Errors, field: str = "description") -> str:
-    text = text_or_none(value)
-    if text is None:
-        errors.add(field, _("Enter text."))
-        return ""
-    # A very long input is refused before it is parsed.
-    if len(text) > DESCRIPTION_MAX_LENGTH * 5:
-        errors.add(field, _too_long(DESCRIPTION_MAX_LENGTH))
-        return ""
-    clean = sanitize_html(text).replace("\x00", "")
-    if len(clean) > DESCRIPTION_MAX_LENGTH:
-        errors.add(field, _too_long(DESCRIPTION_MAX_LENGTH))
-    return clean
-
-
-def _too_long(limit: int) -> str:
-    return ngettext(
-        "Use at most %(limit)d character.", "Use at most %(limit)d characters.", limit
-    ) % {"limit": limit}
-
-
-def _clean_title(value: Any, errors: _Errors, field: str = "title") -> str:
-    text = text_or_none(value)
-    if text is None:
-        errors.add(field, _("Enter text."))
-        return ""
-    text = one_line(text)
-    if not text:
-        errors.add(field, _("This field is required."))
-    elif len(text) > TITLE_MAX_LENGTH:
-        errors.add(field, _too_long(TITLE_MAX_LENGTH))
-    return text
-
-
-def _clean_short_text(value: Any, errors: _Errors, field: str, limit: int) -> str:
-    text = text_or_none(value)
-    if text is None:
-        errors.add(field, _("Enter text."))
-        return ""
-    text = one_line(text)
-    if len(text) > limit:
-        errors.add(field, _too_long(limit))
-    return text
-
-
-def _clean_choices(
-    value: Any, errors: _Errors, field: str, allowed: Iterable[str], message: str
-) -> list[str]:
-    if value is None or value == "":
-        return []
-    if isinstance(value, str):
-        value = [part for part in re.split(r"[\s,]+", value) if part]
-    if not isinstance(value, list | tuple):
-        errors.add(field, message)
-        return []
-    allowed = list(allowed)
-    chosen = set()
-    for item in value:
-        if not isinstance(item, str) or item.strip() not in allowed:
-            errors.add(field, message)
-            return []
-        chosen.add(item.strip())
-    return [code for code in allowed if code in chosen]
-
-
-def _clean_attributes(value: Any, errors: _Errors) -> list[dict[str, str]]:
-    field = "attributes"
+def _clean_attributes(value: Any) -> list[dict[str, str]]:
+    """Rows of a name and a value, from a list of mappings or of pairs; empty rows dropped."""
     if value is None or value == "":
         return []
     if not isinstance(value, list | tuple):
-        errors.add(field, _("Give attributes as a list of names and values."))
-        return []
+        raise FieldInvalid(_("Give attributes as a list of names and values."))
     rows: list[dict[str, str]] = []
+    problems: list[str] = []
     for number, item in enumerate(value, start=1):
         if isinstance(item, Mapping):
             name, val = item.get("name"), item.get("value")
         elif isinstance(item, list | tuple) and len(item) == 2:
             name, val = item
         else:
-            errors.add(field, _("Give attributes as a list of names and values."))
-            return []
+            raise FieldInvalid(_("Give attributes as a list of names and values."))
         name_text, value_text = text_or_none(name), text_or_none(val)
         if name_text is None or value_text is None:
-            errors.add(field, _("Attribute %(number)d: enter text.") % {"number": number})
+            problems.append(_("Attribute %(number)d: enter text.") % {"number": number})
             continue
         name_text, value_text = one_line(name_text), one_line(value_text)
         if not name_text and not value_text:
             continue
-        if not name_text:
-            errors.add(
-                field, _("Attribute %(number)d has a value but no name.") % {"number": number}
-            )
-        elif len(name_text) > ATTRIBUTE_NAME_MAX_LENGTH:
-            errors.add(
-                field,
-                _("Attribute %(number)d: use at most %(limit)d characters for the name.")
-                % {"number": number, "limit": ATTRIBUTE_NAME_MAX_LENGTH},
-            )
-        if len(value_text) > ATTRIBUTE_VALUE_MAX_LENGTH:
-            errors.add(
-                field,
-                _("Attribute %(number)d: use at most %(limit)d characters for the value.")
-                % {"number": number, "limit": ATTRIBUTE_VALUE_MAX_LENGTH},
-            )
+        problems.extend(_attribute_problems(number, name_text, value_text))
         rows.append({"name": name_text, "value": value_text})
     if len(rows) > ATTRIBUTES_MAX_COUNT:
-        errors.add(
-            field,
+        problems.append(
             _("Add at most %(limit)d attributes; there are %(count)d.")
-            % {"limit": ATTRIBUTES_MAX_COUNT, "count": len(rows)},
+            % {"limit": ATTRIBUTES_MAX_COUNT, "count": len(rows)}
         )
+    if problems:
+        raise FieldInvalid(*problems)
     return rows
+
+
+def _attribute_problems(number: int, name: str, value: str) -> list[str]:
+    problems = []
+    if not name:
+        problems.append(_("Attribute %(number)d has a value but no name.") % {"number": number})
+    elif len(name) > ATTRIBUTE_NAME_MAX_LENGTH:
+        problems.append(
+            _("Attribute %(number)d: use at most %(limit)d characters for the name.")
+            % {"number": number, "limit": ATTRIBUTE_NAME_MAX_LENGTH}
+        )
+    if len(value) > ATTRIBUTE_VALUE_MAX_LENGTH:
+        problems.append(
+            _("Attribute %(number)d: use at most %(limit)d characters for the value.")
+            % {"number": number, "limit": ATTRIBUTE_VALUE_MAX_LENGTH}
+        )
+    return problems
 
 
 def _category_id(value: Any) -> int:
@@ -224,75 +158,88 @@ def _category_id(value: Any) -> int:
     return value if isinstance(value, int) and 0 < value < 2**63 else 0
 
 
-def _clean_category(value: Any, errors: _Errors) -> Category | None:
-    field = "category_id"
+def clean_leaf_category(value: Any) -> Category:
+    """The category a listing or a buying request is filed under, by id: one of the tree's
+    leaves. A field cleaner (`core.cleaning`), shared with the buying requests."""
     if value is None or value == "":
-        errors.add(field, _("Choose a category."))
-        return None
+        raise FieldInvalid(_("Choose a category."))
     if isinstance(value, Category):
         category: Category | None = value
     else:
         pk = _category_id(value)
         category = Category.objects.filter(pk=pk).first() if pk else None
     if category is None:
-        errors.add(field, _("Choose a category from the list."))
-        return None
+        raise FieldInvalid(_("Choose a category from the list."))
     if not category.is_leaf:
-        errors.add(field, _("Choose the most specific category, one without sub-categories."))
-        return None
+        raise FieldInvalid(_("Choose the most specific category, one without sub-categories."))
     return category
 
 
-def _clean_quantity(
-    value: Any, errors: _Errors, field: str, *, required: bool, positive: bool
-) -> Decimal | None:
-    try:
-        number = decimal_or_none(value)
-    except ValueError:
-        errors.add(field, _("Enter a number."))
-        return None
-    if number is None:
-        if required:
-            errors.add(field, _("This field is required."))
-        return None
-    if positive and number <= 0:
-        errors.add(field, _("Enter a number greater than zero."))
-    elif number < 0:
-        errors.add(field, _("Enter zero or a positive number."))
-    return number
-
-
-def _clean_lead_time(value: Any, errors: _Errors) -> int | None:
-    field = "lead_time_days"
-    try:
-        number = decimal_or_none(value)
-    except ValueError:
-        errors.add(field, _("Enter a whole number of days."))
-        return None
-    if number is None:
-        return None
-    if number != number.to_integral_value():
-        errors.add(field, _("Enter a whole number of days."))
-        return None
-    if not 0 <= number <= LEAD_TIME_MAX_DAYS:
-        errors.add(
-            field,
-            _("Enter a lead time between 0 and %(limit)d days.") % {"limit": LEAD_TIME_MAX_DAYS},
-        )
-        return None
-    return int(number)
-
-
-def _clean_unit(value: Any, errors: _Errors, field: str, *, required: bool) -> str:
+def _clean_hs_code(value: Any) -> str:
     text = text_or_none(value)
-    if not text:
-        if required or text is None:
-            errors.add(field, _("Choose a unit."))
-        return ""
-    if text not in Unit.values:
-        errors.add(field, _("Choose a unit from the list."))
-        return ""
-    return text
+    if text is None:
+        raise FieldInvalid(_("Enter text."))
+    code = normalise_hs_code(text) if text else ""
+    message = hs_code_error(code) if code else None
+    if message:
+        raise FieldInvalid(message)
+    return code
+
+
+_DESCRIPTION: dict[str, Any] = {
+    "max_length": DESCRIPTION_MAX_LENGTH,
+    # A very long input is refused before it is parsed.
+    "max_input_length": DESCRIPTION_MAX_LENGTH * 5,
+}
+_TITLE: dict[str, Any] = {"max_length": TITLE_MAX_LENGTH, "required": True}
+_UNIT_MESSAGE = gettext_lazy("Choose a unit from the list.")
+
+#: How each input field is cleaned: the model field it sets, the cleaner and its options.
+_FIELD_CLEANERS: dict[str, tuple[str, Callable[..., Any], dict[str, Any]]] = {
+    "title": ("title", clean_text, _TITLE),
+    "description": ("description", clean_rich_text, _DESCRIPTION),
+    "category_id": ("category", clean_leaf_category, {}),
+    "keywords": ("keywords", clean_text, {"max_length": KEYWORDS_MAX_LENGTH}),
+    "port_of_loading": ("port_of_loading", clean_text, {"max_length": PORT_MAX_LENGTH}),
+    "attributes": ("attributes", _clean_attributes, {}),
+    "moq": ("moq", clean_number, {"required": True}),
+    "price_min": ("price_min", clean_number, {"positive": False}),
+    "price_max": ("price_max", clean_number, {"positive": False}),
+    "supply_capacity": ("supply_capacity", clean_number, {"positive": False}),
+    "moq_unit": (
+        "moq_unit",
+        clean_choice,
+        {"allowed": Unit.values, "required": True, "message": _UNIT_MESSAGE},
+    ),
+    "supply_capacity_unit": (
+        "supply_capacity_unit",
+        clean_choice,
+        {"allowed": Unit.values, "message": _UNIT_MESSAGE},
+    ),
+    "currency": ("currency", clean_currency, {"required": True}),
+    "incoterms": (
+        "incoterms",
+        clean_choices,
+        {
+            "allowed": Incoterm.values,
+            "message": gettext_lazy("Choose Incoterms from the list."),
+            "canonical_order": True,
+        },
+    ),
+    "payment_terms": (
+        "payment_terms",
+        clean_choices,
+        {
+            "allowed": PaymentTerm.values,
+            "message": gettext_lazy("Choose payment terms from the list."),
+            "canonical_order": True,
+        },
+    ),
+    "lead_time_days": ("lead_time_days", clean_lead_time_days, {}),
+    "hs_code": ("hs_code", _clean_hs_code, {}),
+    "origin_country": ("origin_country", clean_country, {"required": False}),
+    "original_language": ("original_language", clean_listing_language, {}),
+}
 
 
 def _clean_fields(data: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
@@ -300,75 +247,22 @@ def _clean_fields(data: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
     unknown = set(data) - PRODUCT_FIELDS
     if unknown:
         raise TypeError(f"unknown product fields: {', '.join(sorted(unknown))}")
-    errors = _Errors()
+    errors = FieldErrors()
     clean: dict[str, Any] = {}
     if creating:
         for name in REQUIRED_FIELDS:
             if name not in data:
                 errors.add(name, _("This field is required."))
     for name, value in data.items():
-        if name == "title":
-            clean["title"] = _clean_title(value, errors)
-        elif name == "description":
-            clean["description"] = _clean_description(value, errors)
-        elif name == "category_id":
-            clean["category"] = _clean_category(value, errors)
-        elif name == "keywords":
-            clean["keywords"] = _clean_short_text(value, errors, name, KEYWORDS_MAX_LENGTH)
-        elif name == "port_of_loading":
-            clean["port_of_loading"] = _clean_short_text(value, errors, name, PORT_MAX_LENGTH)
-        elif name == "attributes":
-            clean["attributes"] = _clean_attributes(value, errors)
-        elif name == "moq":
-            clean["moq"] = _clean_quantity(value, errors, name, required=True, positive=True)
-        elif name in ("price_min", "price_max", "supply_capacity"):
-            clean[name] = _clean_quantity(value, errors, name, required=False, positive=False)
-        elif name == "moq_unit":
-            clean["moq_unit"] = _clean_unit(value, errors, name, required=True)
-        elif name == "supply_capacity_unit":
-            clean["supply_capacity_unit"] = _clean_unit(value, errors, name, required=False)
-        elif name == "currency":
-            code = (text_or_none(value) or "").upper()
-            if not is_currency(code):
-                errors.add(name, _("Choose a currency by its ISO 4217 code, such as USD."))
-            clean["currency"] = code
-        elif name == "incoterms":
-            clean["incoterms"] = _clean_choices(
-                value, errors, name, Incoterm.values, _("Choose Incoterms from the list.")
-            )
-        elif name == "payment_terms":
-            clean["payment_terms"] = _clean_choices(
-                value, errors, name, PaymentTerm.values, _("Choose payment terms from the list.")
-            )
-        elif name == "lead_time_days":
-            clean["lead_time_days"] = _clean_lead_time(value, errors)
-        elif name == "hs_code":
-            text = text_or_none(value)
-            if text is None:
-                errors.add(name, _("Enter text."))
-                continue
-            code = normalise_hs_code(text) if text else ""
-            message = hs_code_error(code) if code else None
-            if message:
-                errors.add(name, message)
-            clean["hs_code"] = code
-        elif name == "origin_country":
-            code = (text_or_none(value) or "").upper()
-            if code and not is_country(code):
-                errors.add(name, _("Choose a country by its ISO 3166 code, such as CN."))
-            clean["origin_country"] = code
-        elif name == "original_language":
-            code = (text_or_none(value) or "").lower()
-            if code not in LISTING_LANGUAGE_CODES:
-                errors.add(name, _("Choose a language from the list."))
-            clean["original_language"] = code
-    errors.raise_if_any()
+        target, cleaner, options = _FIELD_CLEANERS[name]
+        clean[target] = errors.clean(name, cleaner, value, **options)
+    errors.raise_if_any(ProductError, ProductErrorCode.INVALID)
     return clean
 
 
 def _check_product(product: Product) -> None:
     """Rules across fields, then the model's own validation."""
-    errors = _Errors()
+    errors = FieldErrors()
     if (
         product.price_min is not None
         and product.price_max is not None
@@ -385,7 +279,7 @@ def _check_product(product: Product) -> None:
         errors.add(
             "original_language", _("There is a translation in this language; remove it first.")
         )
-    errors.raise_if_any()
+    errors.raise_if_any(ProductError, ProductErrorCode.INVALID)
     _full_clean(product)
 
 
@@ -427,6 +321,13 @@ def _locked(product: Product) -> Product:
     return locked
 
 
+def _locked_to_manage(actor: User, product: Product) -> Product:
+    """The product row-locked (`_locked`), once the actor may manage its company's products."""
+    locked = _locked(product)
+    _ensure_can_manage(actor, locked.company)
+    return locked
+
+
 def _changed(product: Product) -> None:
     """Tell the search index, in this transaction, that the product changed."""
     record_change(kind=OutboxKind.PRODUCT, object_id=product.pk)
@@ -457,8 +358,7 @@ def product_create(*, actor: User, company: Company, **fields: Unpack[ProductFie
 @transaction.atomic
 def product_update(*, actor: User, product: Product, **fields: Unpack[ProductFields]) -> Product:
     """Change the given fields of a product; its status stays as it is."""
-    locked = _locked(product)
-    _ensure_can_manage(actor, locked.company)
+    locked = _locked_to_manage(actor, product)
     clean = _clean_fields(fields, creating=False)
     _apply(locked, clean)
     if locked.published_at is None and "title" in clean:
@@ -473,8 +373,7 @@ def product_update(*, actor: User, product: Product, **fields: Unpack[ProductFie
 @transaction.atomic
 def product_publish(*, actor: User, product: Product) -> Product:
     """Show a product in the public catalogue."""
-    locked = _locked(product)
-    _ensure_can_manage(actor, locked.company)
+    locked = _locked_to_manage(actor, product)
     if locked.status == ProductStatus.HIDDEN and not is_operator(actor):
         raise ProductError(
             ProductErrorCode.HIDDEN_BY_MODERATION,
@@ -485,7 +384,7 @@ def product_publish(*, actor: User, product: Product) -> Product:
             ProductErrorCode.EMAIL_NOT_VERIFIED,
             _("Confirm your email address before publishing products."),
         )
-    errors = _Errors()
+    errors = FieldErrors()
     if not locked.title.strip():
         errors.add("title", _("Give the product a title before publishing it."))
     if not locked.category.is_leaf:
@@ -495,7 +394,7 @@ def product_publish(*, actor: User, product: Product) -> Product:
         )
     if locked.moq is None or locked.moq <= 0:
         errors.add("moq", _("Enter a minimum order quantity greater than zero."))
-    errors.raise_if_any(ProductErrorCode.NOT_PUBLISHABLE)
+    errors.raise_if_any(ProductError, ProductErrorCode.NOT_PUBLISHABLE)
     if locked.status == ProductStatus.PUBLISHED:
         return locked
     locked.status = ProductStatus.PUBLISHED
@@ -510,8 +409,7 @@ def product_publish(*, actor: User, product: Product) -> Product:
 @transaction.atomic
 def product_unpublish(*, actor: User, product: Product) -> Product:
     """Take a published product back to draft."""
-    locked = _locked(product)
-    _ensure_can_manage(actor, locked.company)
+    locked = _locked_to_manage(actor, product)
     if locked.status == ProductStatus.HIDDEN:
         raise ProductError(
             ProductErrorCode.HIDDEN_BY_MODERATION, _("This product was hidden by moderation.")
@@ -526,8 +424,7 @@ def product_unpublish(*, actor: User, product: Product) -> Product:
 @transaction.atomic
 def product_delete(*, actor: User, product: Product) -> Product:
     """Delete a product: it leaves the dashboard and the catalogue (the row is kept)."""
-    locked = _locked(product)
-    _ensure_can_manage(actor, locked.company)
+    locked = _locked_to_manage(actor, product)
     locked.status = ProductStatus.DELETED
     locked.save(update_fields=["status", "updated_at"])
     _changed(locked)
@@ -585,8 +482,7 @@ def _delete_files_on_commit(names: Iterable[str | None]) -> None:
 @transaction.atomic
 def product_image_add(*, actor: User, product: Product, upload: File) -> ProductImage:
     """Add a photo after the product's others; it is checked and re-encoded first."""
-    locked = _locked(product)
-    _ensure_can_manage(actor, locked.company)
+    locked = _locked_to_manage(actor, product)
     limit = settings.TRADEPOST_PRODUCT_MAX_IMAGES
     if locked.images.count() >= limit:
         raise ProductError(
@@ -633,8 +529,7 @@ def _renumber(product: Product) -> None:
 @transaction.atomic
 def product_image_remove(*, actor: User, product: Product, image_id: int) -> None:
     """Remove one of the product's photos; its files are deleted after the commit."""
-    locked = _locked(product)
-    _ensure_can_manage(actor, locked.company)
+    locked = _locked_to_manage(actor, product)
     image = locked.images.filter(pk=image_id).first()
     if image is None:
         raise ProductNotFound()
@@ -649,8 +544,7 @@ def product_image_remove(*, actor: User, product: Product, image_id: int) -> Non
 @transaction.atomic
 def product_image_reorder(*, actor: User, product: Product, image_ids: list[int]) -> None:
     """Put the product's photos in the given order; the first one is the main photo."""
-    locked = _locked(product)
-    _ensure_can_manage(actor, locked.company)
+    locked = _locked_to_manage(actor, product)
     current = list(locked.images.values_list("id", flat=True))
     try:
         wanted = [int(pk) for pk in image_ids]
@@ -670,7 +564,7 @@ def product_image_reorder(*, actor: User, product: Product, image_ids: list[int]
 # --- translations ----------------------------------------------------------------------------
 
 
-def _translation_language(product: Product, language: Any, errors: _Errors) -> str:
+def _translation_language(product: Product, language: Any, errors: FieldErrors) -> str:
     code = (text_or_none(language) or "").lower()
     if code not in UI_LANGUAGES:
         errors.add(
@@ -687,13 +581,13 @@ def product_translation_set(
     *, actor: User, product: Product, language: str, title: str, description: str = ""
 ) -> ProductTranslation:
     """Write the product's title and description in another interface language."""
-    locked = _locked(product)
-    _ensure_can_manage(actor, locked.company)
-    errors = _Errors()
+    locked = _locked_to_manage(actor, product)
+    errors = FieldErrors()
     code = _translation_language(locked, language, errors)
-    clean_title = _clean_title(title, errors)
-    clean_description = _clean_description(description, errors)
-    errors.raise_if_any()
+    clean_title = errors.clean("title", clean_text, title, **_TITLE)
+    clean_description = errors.clean("description", clean_rich_text, description, **_DESCRIPTION)
+    errors.raise_if_any(ProductError, ProductErrorCode.INVALID)
+    assert clean_title is not None and clean_description is not None  # else refused above
     translation = ProductTranslation.objects.filter(product=locked, language=code).first()
     if translation is None:
         translation = ProductTranslation(product=locked, language=code)
@@ -709,8 +603,7 @@ def product_translation_set(
 @transaction.atomic
 def product_translation_remove(*, actor: User, product: Product, language: str) -> bool:
     """Remove the product's translation into `language`; False when there was none."""
-    locked = _locked(product)
-    _ensure_can_manage(actor, locked.company)
+    locked = _locked_to_manage(actor, product)
     deleted, _rows = ProductTranslation.objects.filter(product=locked, language=language).delete()
     if deleted:
         locked.save(update_fields=["updated_at"])

@@ -87,6 +87,16 @@ def _already_in_company() -> CompanyError:
     )
 
 
+def _join(membership: Membership) -> None:
+    """Save a new membership; the unique user constraint refuses a second company."""
+    _full_clean(membership, validate_unique=False)
+    try:
+        with transaction.atomic():
+            membership.save()
+    except IntegrityError:
+        raise _already_in_company() from None
+
+
 # --- profile -------------------------------------------------------------------------------
 
 
@@ -143,12 +153,7 @@ def company_create(*, actor: User, data: Mapping[str, Any]) -> Company:
             field="legal_name",
         )
     membership = Membership(user=actor, company=company, role=Role.OWNER)
-    _full_clean(membership, validate_unique=False)
-    try:
-        with transaction.atomic():
-            membership.save()
-    except IntegrityError:
-        raise _already_in_company() from None
+    _join(membership)
     record_change(kind=OutboxKind.COMPANY, object_id=company.pk)
     return company
 
@@ -342,12 +347,7 @@ def invitation_accept(*, user: User, token: str) -> Membership:
             )
         raise _already_in_company()
     membership = Membership(user=user, company=invitation.company, role=invitation.role)
-    _full_clean(membership, validate_unique=False)
-    try:
-        with transaction.atomic():
-            membership.save()
-    except IntegrityError:
-        raise _already_in_company() from None
+    _join(membership)
     invitation.accepted_at = timezone.now()
     invitation.save(update_fields=["accepted_at"])
     if user.email_verified_at is None:

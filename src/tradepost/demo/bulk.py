@@ -210,30 +210,8 @@ def _write_companies(specs: list[CompanySpec], *, outbox: bool) -> list[int]:
             for spec in specs
         ]
         User.objects.bulk_create(users, batch_size=ROWS_PER_STATEMENT)
-        rows = []
-        for spec in specs:
-            company = Company(
-                slug=spec.slug,
-                legal_name=spec.legal_name,
-                english_name=spec.english_name,
-                original_language=spec.original_language,
-                business_types=spec.business_types,
-                country=spec.country,
-                province=spec.province,
-                city=spec.city,
-                year_established=spec.year_established,
-                employee_range=spec.employee_range,
-                main_markets=spec.main_markets,
-                main_products=spec.main_products,
-                certifications=spec.certifications,
-                export_share=spec.export_share,
-                website=spec.website,
-                description=spec.description,  # escaped by the planner
-                is_verified=spec.is_verified,
-                is_featured=spec.is_featured,
-            )
-            company.clean_fields(exclude=["logo"])
-            rows.append(company)
+        # The description is escaped by the planner.
+        rows = [spec.company_row(description=spec.description) for spec in specs]
         Company.objects.bulk_create(rows, batch_size=ROWS_PER_STATEMENT)
         # Both databases return the new ids from a bulk insert (SQLite 3.35+, PostgreSQL).
         if any(row.pk is None for row in (*users, *rows)):  # pragma: no cover

@@ -18,7 +18,7 @@ from babel import Locale
 from django.utils.text import slugify
 
 from tradepost.catalog.models import PaymentTerm, Unit
-from tradepost.companies.models import BusinessType, EmployeeRange, Market
+from tradepost.companies.models import BusinessType, Company, EmployeeRange, Market
 from tradepost.core.countries import country_name
 from tradepost.core.currencies import is_currency
 from tradepost.core.incoterms import Incoterm
@@ -131,6 +131,31 @@ class CompanySpec:
     currency: str = "USD"
     price_factor: float = 1.0
     model_prefix: str = ""
+
+    def company_row(self, *, description: str) -> Company:
+        """The company to insert, its fields checked; `description` as it is stored."""
+        company = Company(
+            slug=self.slug,
+            legal_name=self.legal_name,
+            english_name=self.english_name,
+            original_language=self.original_language,
+            business_types=self.business_types,
+            country=self.country,
+            province=self.province,
+            city=self.city,
+            year_established=self.year_established,
+            employee_range=self.employee_range,
+            main_markets=self.main_markets,
+            main_products=self.main_products,
+            certifications=self.certifications,
+            export_share=self.export_share,
+            website=self.website,
+            description=description,
+            is_verified=self.is_verified,
+            is_featured=self.is_featured,
+        )
+        company.clean_fields(exclude=["logo"])
+        return company
 
 
 @dataclass(frozen=True)

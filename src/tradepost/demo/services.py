@@ -214,8 +214,23 @@ def demo_load(
 
 def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[RequestPlan]) -> None:
     now = timezone.now()
-    login_emails = {login.email: login.role for login in plan.logins}
+    owners = _write_users(plan, now=now)
+    companies = _write_companies(plan, owners=owners)
+    product_rows = _write_products(plan, companies=companies, now=now)
+    _write_translations_and_images(plan, product_rows=product_rows, pictures=pictures)
 
+    # The search index learns about the new listings and suppliers through its outbox.
+    record_changes(kind=OutboxKind.COMPANY, object_ids=[company.pk for company in companies])
+    record_changes(kind=OutboxKind.PRODUCT, object_ids=[product.pk for product in product_rows])
+
+    people = [owners[spec.owner.email] for spec in plan.companies]
+    _write_sourcing(requests, companies=companies, people=people, now=now)
+
+
+def _write_users(plan: DemoPlan, *, now: datetime) -> dict[str, User]:
+    """The owner of every company (the demo logins with their derived passwords) and the
+    operator, by email address."""
+    login_emails = {login.email: login.role for login in plan.logins}
     users = []
     for spec in plan.companies:
         role = login_emails.get(spec.owner.email)
@@ -244,31 +259,14 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[Re
         user.clean_fields()
     User.objects.bulk_create(users, batch_size=BATCH_SIZE)
     owners = {user.email: user for user in User.objects.filter(email__in=[u.email for u in users])}
+    return owners
 
-    company_rows = []
-    for spec in plan.companies:
-        company = Company(
-            slug=spec.slug,
-            legal_name=spec.legal_name,
-            english_name=spec.english_name,
-            original_language=spec.original_language,
-            business_types=spec.business_types,
-            country=spec.country,
-            province=spec.province,
-            city=spec.city,
-            year_established=spec.year_established,
-            employee_range=spec.employee_range,
-            main_markets=spec.main_markets,
-            main_products=spec.main_products,
-            certifications=spec.certifications,
-            export_share=spec.export_share,
-            website=spec.website,
-            description=sanitize_html(spec.description),
-            is_verified=spec.is_verified,
-            is_featured=spec.is_featured,
-        )
-        company.clean_fields(exclude=["logo"])
-        company_rows.append(company)
+
+def _write_companies(plan: DemoPlan, *, owners: dict[str, User]) -> list[Company]:
+    """The companies, in the plan's order, each with its owner as a member."""
+    company_rows = [
+        spec.company_row(description=sanitize_html(spec.description)) for spec in plan.companies
+    ]
     Company.objects.bulk_create(company_rows, batch_size=BATCH_SIZE)
     by_slug = {c.slug: c for c in Company.objects.filter(slug__in=[c.slug for c in company_rows])}
     companies = [by_slug[spec.slug] for spec in plan.companies]
@@ -279,7 +277,11 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[Re
         ],
         batch_size=BATCH_SIZE,
     )
+    return companies
 
+
+def _write_products(plan: DemoPlan, *, companies: list[Company], now: datetime) -> list[Product]:
+    """The published listings, in the plan's order, dated as old as the plan says."""
     product_rows = []
     for item in plan.products:
         product = Product(
@@ -314,7 +316,12 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[Re
         raise RuntimeError("the database did not return the new products' ids")
     # The database was empty: every product is the demo's. Listings look as old as they are.
     Product.objects.update(created_at=F("published_at"), updated_at=F("published_at"))
+    return product_rows
 
+
+def _write_translations_and_images(
+    plan: DemoPlan, *, product_rows: list[Product], pictures: dict[str, StoredPicture]
+) -> None:
     translations, images = [], []
     for item, product in zip(plan.products, product_rows, strict=True):
         for translation in item.translations:
@@ -341,19 +348,37 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[Re
     ProductTranslation.objects.bulk_create(translations, batch_size=BATCH_SIZE)
     ProductImage.objects.bulk_create(images, batch_size=BATCH_SIZE)
 
-    # The search index learns about the new listings and suppliers through its outbox.
-    record_changes(kind=OutboxKind.COMPANY, object_ids=[company.pk for company in companies])
-    record_changes(kind=OutboxKind.PRODUCT, object_ids=[product.pk for product in product_rows])
-
-    people = [owners[spec.owner.email] for spec in plan.companies]
-    _write_sourcing(requests, companies=companies, people=people, now=now)
-
 
 def _write_sourcing(
     requests: list[RequestPlan], *, companies: list[Company], people: list[User], now: datetime
 ) -> None:
     """Buying requests with their quotations, conversations about some of them, each
     company's quotation usage this month, and the demo logins' notifications."""
+    request_rows, times = _write_requests(requests, companies=companies, people=people, now=now)
+    quotation_rows, quoted_at = _write_quotations(
+        requests,
+        request_rows=request_rows,
+        times=times,
+        companies=companies,
+        people=people,
+        now=now,
+    )
+    _date_and_award(
+        requests,
+        request_rows=request_rows,
+        times=times,
+        quotation_rows=quotation_rows,
+        quoted_at=quoted_at,
+    )
+    _write_quote_usage(quotation_rows, quoted_at=quoted_at)
+    _write_conversations(requests, request_rows, quotation_rows, quoted_at, people, now)
+    _write_notifications(requests, request_rows, quotation_rows, quoted_at, people, now)
+
+
+def _write_requests(
+    requests: list[RequestPlan], *, companies: list[Company], people: list[User], now: datetime
+) -> tuple[list[BuyingRequest], list[tuple[datetime, datetime | None]]]:
+    """The buying requests, and when each was posted and closed (None while open)."""
     minute = timedelta(minutes=1)
     request_rows: list[BuyingRequest] = []
     times: list[tuple[datetime, datetime | None]] = []
@@ -392,7 +417,20 @@ def _write_sourcing(
         request_rows.append(row)
         times.append((posted, closed))
     BuyingRequest.objects.bulk_create(request_rows, batch_size=BATCH_SIZE)
+    return request_rows, times
 
+
+def _write_quotations(
+    requests: list[RequestPlan],
+    *,
+    request_rows: list[BuyingRequest],
+    times: list[tuple[datetime, datetime | None]],
+    companies: list[Company],
+    people: list[User],
+    now: datetime,
+) -> tuple[list[Quotation], list[datetime]]:
+    """The quotations of every request, in the plan's order, and when each was sent."""
+    minute = timedelta(minutes=1)
     quotation_rows: list[Quotation] = []
     quoted_at: list[datetime] = []
     for item, row, (posted, _closed) in zip(requests, request_rows, times, strict=True):
@@ -420,7 +458,18 @@ def _write_sourcing(
             quotation_rows.append(quotation)
             quoted_at.append(at)
     Quotation.objects.bulk_create(quotation_rows, batch_size=BATCH_SIZE)
+    return quotation_rows, quoted_at
 
+
+def _date_and_award(
+    requests: list[RequestPlan],
+    *,
+    request_rows: list[BuyingRequest],
+    times: list[tuple[datetime, datetime | None]],
+    quotation_rows: list[Quotation],
+    quoted_at: list[datetime],
+) -> None:
+    """Date the rows as the plan says and link each awarded request to its quotation."""
     # Rows look as old as the plan says (created_at is set on insert).
     for row, (posted, closed) in zip(request_rows, times, strict=True):
         BuyingRequest.objects.filter(pk=row.pk).update(
@@ -435,6 +484,9 @@ def _write_sourcing(
             BuyingRequest.objects.filter(pk=row.pk).update(awarded_quotation=awarded)
         position += len(item.quotations)
 
+
+def _write_quote_usage(quotation_rows: list[Quotation], *, quoted_at: list[datetime]) -> None:
+    """Each company's quotations of this month, counted against its quota."""
     month_start = timezone.localdate().replace(day=1)
     usage: dict[int, int] = {}
     for quotation, at in zip(quotation_rows, quoted_at, strict=True):
@@ -443,9 +495,6 @@ def _write_sourcing(
     QuoteUsage.objects.bulk_create(
         [QuoteUsage(company_id=c, month=month_start, count=n) for c, n in sorted(usage.items())]
     )
-
-    _write_conversations(requests, request_rows, quotation_rows, quoted_at, people, now)
-    _write_notifications(requests, request_rows, quotation_rows, quoted_at, people, now)
 
 
 def _link_to_requests(conversations: list[Conversation], requests: list[BuyingRequest]) -> None:

@@ -10,8 +10,8 @@ the request row.
 
 from __future__ import annotations
 
-import re
 import secrets
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -27,16 +27,28 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.selectors import user_can_publish
-from tradepost.catalog.models import Category, PaymentTerm, Unit
+from tradepost.catalog.models import PaymentTerm, Unit
+from tradepost.catalog.services import clean_leaf_category
 from tradepost.companies.models import Company, Membership
 from tradepost.companies.selectors import acting_company
-from tradepost.core.cleaning import decimal_or_none, one_line, text_or_none
-from tradepost.core.countries import is_country
-from tradepost.core.currencies import is_currency
-from tradepost.core.html import sanitize_html
+from tradepost.core.cleaning import (
+    FieldErrors,
+    FieldInvalid,
+    clean_certifications,
+    clean_choice,
+    clean_choices,
+    clean_country,
+    clean_currency,
+    clean_flag,
+    clean_lead_time_days,
+    clean_listing_language,
+    clean_number,
+    clean_rich_text,
+    clean_text,
+)
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.incoterms import Incoterm
-from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
+from tradepost.core.languages import normalise_ui_language
 from tradepost.messaging.models import Conversation
 from tradepost.messaging.services import inquiry_send, message_send
 from tradepost.notify.models import NotificationKind
@@ -63,7 +75,6 @@ REASON_MAX_LENGTH = 500
 CERTIFICATIONS_MAX = 20
 CERTIFICATION_MAX_LENGTH = 60
 TIERS_MAX = 10
-LEAD_TIME_MAX_DAYS = 3650
 MAX_AMOUNT = Decimal("9999999999")
 MAX_DEADLINE_DAYS = 366
 #: How long before its deadline the buyer is told a request closes soon.
@@ -122,287 +133,116 @@ def monthly_quote_quota() -> int:
 # --- validation ------------------------------------------------------------------------------
 
 
-class _Errors:
-    def __init__(self) -> None:
-        self.by_field: dict[str, list[str]] = {}
-
-    def add(self, field: str, message: str) -> None:
-        self.by_field.setdefault(field, []).append(str(message))
-
-    def raise_if_any(self) -> None:
-        if self.by_field:
-            raise SourcingError(SourcingErrorCode.INVALID, self.by_field)
+def _raise_if_invalid(errors: FieldErrors) -> None:
+    errors.raise_if_any(SourcingError, SourcingErrorCode.INVALID)
 
 
-def _line(value: Any, field: str, errors: _Errors, *, max_length: int, required: bool) -> str:
-    text = text_or_none(value)
-    if text is None:
-        errors.add(field, _("Enter text."))
-        return ""
-    text = one_line(text)
-    if "<" in text or ">" in text:
-        errors.add(field, _("Angle brackets are not allowed here."))
-    if required and not text:
-        errors.add(field, _("This field is required."))
-    if len(text) > max_length:
-        errors.add(
-            field,
-            _("Keep this under %(limit)d characters (it has %(count)d).")
-            % {"limit": max_length, "count": len(text)},
-        )
-    return text
+def _at_end_of_day(day: date) -> datetime:
+    return datetime.combine(day, datetime.max.time().replace(microsecond=0))
 
 
-def _amount(
-    value: Any, field: str, errors: _Errors, *, required: bool, places: int = 4
-) -> Decimal | None:
-    try:
-        number = decimal_or_none(value)
-    except ValueError:
-        errors.add(field, _("Enter a number."))
-        return None
-    if number is None:
-        if required:
-            errors.add(field, _("This field is required."))
-        return None
-    if number <= 0:
-        errors.add(field, _("Enter a number greater than zero."))
-        return None
-    if number > MAX_AMOUNT:
-        errors.add(field, _("This number is too large."))
-        return None
-    smallest = Decimal(1).scaleb(-places)
-    rounded = number.quantize(smallest)
-    if rounded <= 0:  # 0.00001 is above zero but stored as 0.0000
-        errors.add(field, _("Enter at least %(smallest)s.") % {"smallest": smallest})
-        return None
-    return rounded
-
-
-def _int(value: Any, field: str, errors: _Errors, *, low: int, high: int) -> int | None:
-    if isinstance(value, bool):
-        errors.add(field, _("Enter a whole number."))
-        return None
-    try:
-        number = int(str(value).strip()) if value not in (None, "") else None
-    except ValueError:
-        errors.add(field, _("Enter a whole number."))
-        return None
-    if number is None:
-        errors.add(field, _("This field is required."))
-        return None
-    if not low <= number <= high:
-        errors.add(
-            field, _("Enter a number from %(low)d to %(high)d.") % {"low": low, "high": high}
-        )
-        return None
-    return number
-
-
-def _currency(value: Any, field: str, errors: _Errors, *, required: bool) -> str:
-    code = (text_or_none(value) or "").upper()
-    if not code:
-        if required:
-            errors.add(field, _("This field is required."))
-        return ""
-    if not is_currency(code):
-        errors.add(field, _("Unknown currency code."))
-        return ""
-    return code
-
-
-def _choice(value: Any, field: str, errors: _Errors, choices: Any, *, required: bool) -> str:
-    text = text_or_none(value) or ""
-    if not text:
-        if required:
-            errors.add(field, _("This field is required."))
-        return ""
-    if text not in choices.values:
-        errors.add(field, _("Select a valid choice."))
-        return ""
-    return text
-
-
-def _bool(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.strip().lower() in {"1", "true", "on", "yes"}
-    return bool(value)
-
-
-def _deadline(value: Any, errors: _Errors, *, now: datetime) -> datetime | None:
-    moment: datetime | None
+def _parse_moment(value: Any) -> datetime:
+    """A date and time from a datetime, a date (its last second) or an ISO string."""
     if isinstance(value, datetime):
-        moment = value
-    elif isinstance(value, date):
-        moment = datetime.combine(value, datetime.max.time().replace(microsecond=0))
-    elif isinstance(value, str) and value.strip():
-        text = value.strip()
-        try:
-            moment = parse_datetime(text)
-            if moment is None:
-                day = parse_date(text)
-                moment = (
-                    datetime.combine(day, datetime.max.time().replace(microsecond=0))
-                    if day
-                    else None
-                )
-        except ValueError:
-            moment = None
+        return value
+    if isinstance(value, date):
+        return _at_end_of_day(value)
+    if not isinstance(value, str) or not value.strip():
+        raise FieldInvalid(_("This field is required."))
+    text = value.strip()
+    try:
+        moment = parse_datetime(text)
         if moment is None:
-            errors.add("deadline", _("Enter a valid date."))
-            return None
-    else:
-        errors.add("deadline", _("This field is required."))
-        return None
-    if timezone.is_naive(moment):
-        moment = timezone.make_aware(moment)
-    if moment <= now:
-        errors.add("deadline", _("The deadline must be in the future."))
-        return None
-    if moment > now + timedelta(days=MAX_DEADLINE_DAYS):
-        errors.add("deadline", _("The deadline must be within a year."))
-        return None
+            day = parse_date(text)
+            moment = _at_end_of_day(day) if day else None
+    except ValueError:
+        moment = None
+    if moment is None:
+        raise FieldInvalid(_("Enter a valid date."))
     return moment
 
 
-def _certifications(value: Any, errors: _Errors) -> list[str]:
-    if value in (None, ""):
-        return []
-    if isinstance(value, str):
-        value = [part for part in re.split(r"[,\n，、]", value)]
-    if not isinstance(value, list | tuple):
-        errors.add("required_certifications", _("Enter a list of certifications."))
-        return []
-    result: list[str] = []
-    for item in value:
-        text = text_or_none(item)
-        if text is None:
-            errors.add("required_certifications", _("Enter a list of certifications."))
-            return []
-        text = one_line(text)
-        if not text:
-            continue
-        if len(text) > CERTIFICATION_MAX_LENGTH or "<" in text or ">" in text:
-            errors.add("required_certifications", _("A certification name is not valid."))
-            return []
-        if text not in result:
-            result.append(text)
-    if len(result) > CERTIFICATIONS_MAX:
-        errors.add(
-            "required_certifications",
-            _("List at most %(count)d certifications.") % {"count": CERTIFICATIONS_MAX},
-        )
-    return result
+def _clean_deadline(value: Any, *, now: datetime) -> datetime:
+    moment = _parse_moment(value)
+    if timezone.is_naive(moment):
+        moment = timezone.make_aware(moment)
+    if moment <= now:
+        raise FieldInvalid(_("The deadline must be in the future."))
+    if moment > now + timedelta(days=MAX_DEADLINE_DAYS):
+        raise FieldInvalid(_("The deadline must be within a year."))
+    return moment
 
 
-def _description(value: Any, errors: _Errors) -> str:
-    text = text_or_none(value)
-    if text is None:
-        errors.add("description", _("Enter text."))
-        return ""
-    if len(text) > DESCRIPTION_MAX_LENGTH:
-        errors.add(
-            "description",
-            _("Keep this under %(limit)d characters (it has %(count)d).")
-            % {"limit": DESCRIPTION_MAX_LENGTH, "count": len(text)},
-        )
-        return ""
-    return sanitize_html(text)
+def _clean_request_language(value: Any) -> str:
+    """The language a request is written in; English when none is given."""
+    return clean_listing_language("en" if value in (None, "") else value)
+
+
+#: Amounts of money (four decimal places) and quantities (three).
+_AMOUNT: dict[str, Any] = {"maximum": MAX_AMOUNT, "places": 4}
+_QUANTITY: dict[str, Any] = {"maximum": MAX_AMOUNT, "places": 3}
+
+#: How each field of a buying request is cleaned: the model field it sets, the cleaner and
+#: its options (the deadline's cleaner also takes the moment of the request).
+_REQUEST_CLEANERS: dict[str, tuple[str, Callable[..., Any], dict[str, Any]]] = {
+    "title": (
+        "title",
+        clean_text,
+        {"max_length": TITLE_MAX_LENGTH, "required": True, "markup_free": True},
+    ),
+    "description": (
+        "description",
+        clean_rich_text,
+        {"max_length": DESCRIPTION_MAX_LENGTH, "max_input_length": DESCRIPTION_MAX_LENGTH},
+    ),
+    "original_language": ("original_language", _clean_request_language, {}),
+    "category_id": ("category", clean_leaf_category, {}),
+    "quantity": ("quantity", clean_number, {**_QUANTITY, "required": True}),
+    "unit": ("unit", clean_choice, {"allowed": Unit.values, "required": True}),
+    "target_unit_price": ("target_unit_price", clean_number, _AMOUNT),
+    "target_currency": ("target_currency", clean_currency, {"required": False}),
+    "destination_country": ("destination_country", clean_country, {"required": True}),
+    "destination_port": (
+        "destination_port",
+        clean_text,
+        {"max_length": PORT_MAX_LENGTH, "markup_free": True},
+    ),
+    "preferred_incoterm": ("preferred_incoterm", clean_choice, {"allowed": Incoterm.values}),
+    "required_certifications": (
+        "required_certifications",
+        clean_certifications,
+        {"max_count": CERTIFICATIONS_MAX, "max_length": CERTIFICATION_MAX_LENGTH},
+    ),
+    "deadline": ("deadline", _clean_deadline, {}),
+    "sealed": ("sealed", clean_flag, {}),
+    "reveal_identity": ("reveal_identity", clean_flag, {}),
+}
+assert set(_REQUEST_CLEANERS) == REQUEST_FIELDS
 
 
 def _clean_request_fields(
-    fields: dict[str, Any], *, errors: _Errors, now: datetime, partial: bool
+    fields: dict[str, Any], *, errors: FieldErrors, now: datetime, partial: bool
 ) -> dict[str, Any]:
-    unknown = set(fields) - REQUEST_FIELDS
-    for name in sorted(unknown):
+    """The values to store for the fields given (every field unless `partial`)."""
+    for name in sorted(set(fields) - REQUEST_FIELDS):
         errors.add(name, _("Unknown field."))
     cleaned: dict[str, Any] = {}
-
-    def given(name: str) -> bool:
-        return name in fields or not partial
-
-    if given("title"):
-        cleaned["title"] = _line(
-            fields.get("title"), "title", errors, max_length=TITLE_MAX_LENGTH, required=True
-        )
-    if given("description"):
-        cleaned["description"] = _description(fields.get("description"), errors)
-    if given("original_language"):
-        language = (text_or_none(fields.get("original_language")) or "en").lower()
-        if language not in LISTING_LANGUAGE_CODES:
-            errors.add("original_language", _("Select a valid choice."))
-        cleaned["original_language"] = language
-    if given("category_id"):
-        category = None
-        raw = fields.get("category_id")
-        try:
-            category_id = int(raw) if raw not in (None, "") and not isinstance(raw, bool) else None
-        except (TypeError, ValueError):
-            category_id = None
-        if category_id is not None and 0 < category_id < 2**31:
-            category = Category.objects.filter(pk=category_id).first()
-        if category is None:
-            errors.add("category_id", _("Select a category."))
-        elif not category.is_leaf:
-            errors.add("category_id", _("Select the most specific category."))
-        cleaned["category"] = category
-    if given("quantity"):
-        cleaned["quantity"] = _amount(
-            fields.get("quantity"), "quantity", errors, required=True, places=3
-        )
-    if given("unit"):
-        cleaned["unit"] = _choice(fields.get("unit"), "unit", errors, Unit, required=True)
-    if given("target_unit_price"):
-        cleaned["target_unit_price"] = _amount(
-            fields.get("target_unit_price"), "target_unit_price", errors, required=False
-        )
-    if given("target_currency"):
-        cleaned["target_currency"] = _currency(
-            fields.get("target_currency"), "target_currency", errors, required=False
-        )
-    if given("destination_country"):
-        country = (text_or_none(fields.get("destination_country")) or "").upper()
-        if not country:
-            errors.add("destination_country", _("This field is required."))
-        elif not is_country(country):
-            errors.add("destination_country", _("Unknown country code."))
-        cleaned["destination_country"] = country
-    if given("destination_port"):
-        cleaned["destination_port"] = _line(
-            fields.get("destination_port"),
-            "destination_port",
-            errors,
-            max_length=PORT_MAX_LENGTH,
-            required=False,
-        )
-    if given("preferred_incoterm"):
-        cleaned["preferred_incoterm"] = _choice(
-            fields.get("preferred_incoterm"),
-            "preferred_incoterm",
-            errors,
-            Incoterm,
-            required=False,
-        )
-    if given("required_certifications"):
-        cleaned["required_certifications"] = _certifications(
-            fields.get("required_certifications"), errors
-        )
-    if given("deadline"):
-        cleaned["deadline"] = _deadline(fields.get("deadline"), errors, now=now)
-    if given("sealed"):
-        cleaned["sealed"] = _bool(fields.get("sealed"))
-    if given("reveal_identity"):
-        cleaned["reveal_identity"] = _bool(fields.get("reveal_identity"))
+    for name, (target, cleaner, options) in _REQUEST_CLEANERS.items():
+        if partial and name not in fields:
+            continue
+        if cleaner is _clean_deadline:
+            options = {"now": now}
+        cleaned[target] = errors.clean(name, cleaner, fields.get(name), **options)
     return cleaned
 
 
-def _check_price_pair(request: BuyingRequest, errors: _Errors) -> None:
+def _check_price_pair(request: BuyingRequest, errors: FieldErrors) -> None:
     if request.target_unit_price is not None and not request.target_currency:
         errors.add("target_currency", _("Give the currency of the target price."))
 
 
-def _buyer_company(actor: Any, buyer: Company | None = None) -> Company:
-    """The actor's company, checked to be able to act as a buyer (and to be `buyer`)."""
+def _trading_company(actor: Any) -> Company:
+    """The company the actor acts for, once their email address is verified."""
     if not user_can_publish(actor):
         raise SourcingError(
             SourcingErrorCode.EMAIL_NOT_VERIFIED, _("Verify your email address first.")
@@ -410,6 +250,12 @@ def _buyer_company(actor: Any, buyer: Company | None = None) -> Company:
     company = acting_company(actor)
     if company is None:
         raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
+    return company
+
+
+def _buyer_company(actor: Any, buyer: Company | None = None) -> Company:
+    """The actor's company, checked to be able to act as a buyer (and to be `buyer`)."""
+    company = _trading_company(actor)
     if buyer is not None and company.pk != buyer.pk:
         raise SourcingError(SourcingErrorCode.NOT_ALLOWED, _("You cannot change this request."))
     return company
@@ -422,14 +268,14 @@ def _buyer_company(actor: Any, buyer: Company | None = None) -> Company:
 def request_create(*, actor: Any, fields: dict[str, Any]) -> BuyingRequest:
     """Post a buying request for the actor's company."""
     buyer = _buyer_company(actor)
-    errors = _Errors()
+    errors = FieldErrors()
     cleaned = _clean_request_fields(fields, errors=errors, now=timezone.now(), partial=False)
-    errors.raise_if_any()
+    _raise_if_invalid(errors)
     request = BuyingRequest(
         buyer=buyer, created_by=actor, quote_limit=quote_limit_default(), **cleaned
     )
     _check_price_pair(request, errors)
-    errors.raise_if_any()
+    _raise_if_invalid(errors)
     request.full_clean()
     request.save()
     record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
@@ -450,9 +296,9 @@ def request_update(
             SourcingErrorCode.REQUEST_NOT_OPEN, _("Only open requests can be changed.")
         )
     now = timezone.now()
-    errors = _Errors()
+    errors = FieldErrors()
     cleaned = _clean_request_fields(fields, errors=errors, now=now, partial=True)
-    errors.raise_if_any()
+    _raise_if_invalid(errors)
     has_quotes = request.quotation_count > 0
     changed = {name for name, value in cleaned.items() if getattr(request, name) != value}
     if has_quotes:
@@ -473,7 +319,7 @@ def request_update(
         # A deadline moved out of the last day: the buyer is told again before the new one.
         request.expiring_notified_at = None
     _check_price_pair(request, errors)
-    errors.raise_if_any()
+    _raise_if_invalid(errors)
     request.full_clean()
     request.save()
     record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
@@ -573,53 +419,35 @@ def requests_notify_expiring(*, now: datetime | None = None) -> int:
 # --- quotations ------------------------------------------------------------------------------
 
 
-def _price_tiers(value: Any, errors: _Errors) -> list[dict[str, str]]:
+def _clean_price_tiers(value: Any) -> list[dict[str, str]]:
+    """Volume prices: rows of a minimum quantity and a unit price, by quantity."""
     if value in (None, ""):
         return []
     if not isinstance(value, list | tuple) or len(value) > TIERS_MAX:
-        errors.add("price_tiers", _("Give at most %(count)d price tiers.") % {"count": TIERS_MAX})
-        return []
+        raise FieldInvalid(_("Give at most %(count)d price tiers.") % {"count": TIERS_MAX})
     tiers: list[dict[str, str]] = []
     for tier in value:
-        if not isinstance(tier, dict):
-            errors.add("price_tiers", _("Each tier needs a minimum quantity and a unit price."))
-            return []
-        tier_errors = _Errors()
-        quantity = _amount(tier.get("min_quantity"), "q", tier_errors, required=True, places=3)
-        price = _amount(tier.get("unit_price"), "p", tier_errors, required=True)
-        if tier_errors.by_field or quantity is None or price is None:
-            errors.add("price_tiers", _("Each tier needs a minimum quantity and a unit price."))
-            return []
+        quantity = price = None
+        if isinstance(tier, dict):
+            try:
+                quantity = clean_number(tier.get("min_quantity"), **_QUANTITY, required=True)
+                price = clean_number(tier.get("unit_price"), **_AMOUNT, required=True)
+            except FieldInvalid:
+                pass
+        if quantity is None or price is None:
+            raise FieldInvalid(_("Each tier needs a minimum quantity and a unit price."))
         tiers.append({"min_quantity": str(quantity), "unit_price": str(price)})
     tiers.sort(key=lambda t: Decimal(t["min_quantity"]))
     quantities = [t["min_quantity"] for t in tiers]
     if len(set(quantities)) != len(quantities):
-        errors.add("price_tiers", _("Two tiers have the same minimum quantity."))
+        raise FieldInvalid(_("Two tiers have the same minimum quantity."))
     return tiers
 
 
-def _payment_terms(value: Any, errors: _Errors) -> list[str]:
-    if value in (None, ""):
-        return []
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list | tuple):
-        errors.add("payment_terms", _("Select a valid choice."))
-        return []
-    result: list[str] = []
-    for item in value:
-        if not isinstance(item, str) or item not in PaymentTerm.values:
-            errors.add("payment_terms", _("Select a valid choice."))
-            return []
-        if item not in result:
-            result.append(item)
-    return result
-
-
-def _valid_until(value: Any, errors: _Errors, *, today: date) -> date | None:
-    day: date | None
+def _clean_valid_until(value: Any) -> date:
+    """The last day a quotation holds: today or later."""
     if isinstance(value, datetime):
-        day = value.date()
+        day: date | None = value.date()
     elif isinstance(value, date):
         day = value
     elif isinstance(value, str) and value.strip():
@@ -628,52 +456,42 @@ def _valid_until(value: Any, errors: _Errors, *, today: date) -> date | None:
         except ValueError:
             day = None
     else:
-        errors.add("valid_until", _("This field is required."))
-        return None
+        raise FieldInvalid(_("This field is required."))
     if day is None:
-        errors.add("valid_until", _("Enter a valid date."))
-        return None
-    if day < today:
-        errors.add("valid_until", _("The validity date must not be in the past."))
-        return None
+        raise FieldInvalid(_("Enter a valid date."))
+    if day < timezone.localdate():
+        raise FieldInvalid(_("The validity date must not be in the past."))
     return day
 
 
-def _clean_quotation_fields(fields: dict[str, Any], errors: _Errors) -> dict[str, Any]:
+#: How each field of a quotation is cleaned: the cleaner and its options.
+_QUOTATION_CLEANERS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
+    "unit_price": (clean_number, {**_AMOUNT, "required": True}),
+    "currency": (clean_currency, {"required": True}),
+    "price_tiers": (_clean_price_tiers, {}),
+    "moq": (clean_number, {**_QUANTITY, "required": True}),
+    "lead_time_days": (clean_lead_time_days, {"required": True}),
+    "incoterm": (clean_choice, {"allowed": Incoterm.values, "required": True}),
+    "named_place": (clean_text, {"max_length": PORT_MAX_LENGTH, "markup_free": True}),
+    "payment_terms": (
+        clean_choices,
+        {"allowed": PaymentTerm.values, "message": gettext_lazy("Select a valid choice.")},
+    ),
+    "valid_until": (_clean_valid_until, {}),
+    "sample_available": (clean_flag, {}),
+    "sample_cost": (clean_number, _AMOUNT),
+    "message": (clean_text, {"max_length": MESSAGE_MAX_LENGTH, "single_line": False}),
+}
+assert set(_QUOTATION_CLEANERS) == QUOTATION_FIELDS
+
+
+def _clean_quotation_fields(fields: dict[str, Any], errors: FieldErrors) -> dict[str, Any]:
     for name in sorted(set(fields) - QUOTATION_FIELDS):
         errors.add(name, _("Unknown field."))
-    cleaned: dict[str, Any] = {
-        "unit_price": _amount(fields.get("unit_price"), "unit_price", errors, required=True),
-        "currency": _currency(fields.get("currency"), "currency", errors, required=True),
-        "price_tiers": _price_tiers(fields.get("price_tiers"), errors),
-        "moq": _amount(fields.get("moq"), "moq", errors, required=True, places=3),
-        "lead_time_days": _int(
-            fields.get("lead_time_days"), "lead_time_days", errors, low=0, high=LEAD_TIME_MAX_DAYS
-        ),
-        "incoterm": _choice(fields.get("incoterm"), "incoterm", errors, Incoterm, required=True),
-        "named_place": _line(
-            fields.get("named_place"),
-            "named_place",
-            errors,
-            max_length=PORT_MAX_LENGTH,
-            required=False,
-        ),
-        "payment_terms": _payment_terms(fields.get("payment_terms"), errors),
-        "valid_until": _valid_until(fields.get("valid_until"), errors, today=timezone.localdate()),
-        "sample_available": _bool(fields.get("sample_available")),
-        "sample_cost": _amount(fields.get("sample_cost"), "sample_cost", errors, required=False),
+    cleaned = {
+        name: errors.clean(name, cleaner, fields.get(name), **options)
+        for name, (cleaner, options) in _QUOTATION_CLEANERS.items()
     }
-    message = text_or_none(fields.get("message"))
-    if message is None:
-        errors.add("message", _("Enter text."))
-        message = ""
-    elif len(message) > MESSAGE_MAX_LENGTH:
-        errors.add(
-            "message",
-            _("Keep this under %(limit)d characters (it has %(count)d).")
-            % {"limit": MESSAGE_MAX_LENGTH, "count": len(message)},
-        )
-    cleaned["message"] = message
     if not cleaned["sample_available"]:
         cleaned["sample_cost"] = None
     return cleaned
@@ -726,6 +544,23 @@ def _take_request_slot(request: BuyingRequest, *, now: datetime) -> None:
         )
 
 
+def _supplier_company(actor: Any, buying_request: BuyingRequest) -> Company:
+    """The actor's company, checked to be able to quote on `buying_request`."""
+    supplier = _trading_company(actor)
+    if supplier.pk == buying_request.buyer_id:
+        raise SourcingError(
+            SourcingErrorCode.OWN_REQUEST, _("Your company cannot quote on its own request.")
+        )
+    return supplier
+
+
+def _ensure_accepts_quotations(request: BuyingRequest, *, now: datetime) -> None:
+    if request.status != RequestStatus.OPEN or request.deadline <= now:
+        raise SourcingError(
+            SourcingErrorCode.REQUEST_NOT_OPEN, _("This request no longer accepts quotations.")
+        )
+
+
 @transaction.atomic
 def quotation_submit(
     *, actor: Any, buying_request: BuyingRequest, fields: dict[str, Any]
@@ -735,55 +570,52 @@ def quotation_submit(
     A first quotation takes one slot of the request and one unit of the company's monthly
     quota; a revision takes neither.
     """
-    if not user_can_publish(actor):
-        raise SourcingError(
-            SourcingErrorCode.EMAIL_NOT_VERIFIED, _("Verify your email address first.")
-        )
-    supplier = acting_company(actor)
-    if supplier is None:
-        raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
-    if supplier.pk == buying_request.buyer_id:
-        raise SourcingError(
-            SourcingErrorCode.OWN_REQUEST, _("Your company cannot quote on its own request.")
-        )
+    supplier = _supplier_company(actor, buying_request)
     now = timezone.now()
-    if buying_request.status != RequestStatus.OPEN or buying_request.deadline <= now:
-        raise SourcingError(
-            SourcingErrorCode.REQUEST_NOT_OPEN, _("This request no longer accepts quotations.")
-        )
-    errors = _Errors()
+    _ensure_accepts_quotations(buying_request, now=now)
+    errors = FieldErrors()
     cleaned = _clean_quotation_fields(fields, errors)
-    errors.raise_if_any()
-
+    _raise_if_invalid(errors)
     existing = (
         Quotation.objects.select_for_update()
         .filter(request=buying_request, supplier=supplier)
         .first()
     )
     if existing is not None:
-        # A revision takes no slot; lock the request so it cannot cross an award or a close.
-        current = BuyingRequest.objects.select_for_update().get(pk=buying_request.pk)
-        if current.status != RequestStatus.OPEN or current.deadline <= now:
-            raise SourcingError(
-                SourcingErrorCode.REQUEST_NOT_OPEN, _("This request no longer accepts quotations.")
-            )
-        if not existing.is_revisable:
-            raise SourcingError(
-                SourcingErrorCode.WRONG_STATE, _("This quotation can no longer be revised.")
-            )
-        for name, value in cleaned.items():
-            setattr(existing, name, value)
-        existing.revision = F("revision") + 1
-        existing.created_by = existing.created_by or actor
-        existing.full_clean(exclude=["revision"])
-        existing.save()
-        existing.refresh_from_db()
-        return existing
-
+        return _quotation_revise(existing, actor=actor, cleaned=cleaned, now=now)
     quotation = Quotation(request=buying_request, supplier=supplier, created_by=actor, **cleaned)
+    _quotation_first(quotation, now=now)
+    _tell_buyer_of_quotation(buying_request, supplier=supplier)
+    return quotation
+
+
+def _quotation_revise(
+    existing: Quotation, *, actor: Any, cleaned: dict[str, Any], now: datetime
+) -> Quotation:
+    """Write a new revision of a quotation: it takes no slot and no quota."""
+    # Lock the request so the revision cannot cross an award or a close.
+    current = BuyingRequest.objects.select_for_update().get(pk=existing.request_id)
+    _ensure_accepts_quotations(current, now=now)
+    if not existing.is_revisable:
+        raise SourcingError(
+            SourcingErrorCode.WRONG_STATE, _("This quotation can no longer be revised.")
+        )
+    for name, value in cleaned.items():
+        setattr(existing, name, value)
+    existing.revision = F("revision") + 1
+    existing.created_by = existing.created_by or actor
+    existing.full_clean(exclude=["revision"])
+    existing.save()
+    existing.refresh_from_db()
+    return existing
+
+
+def _quotation_first(quotation: Quotation, *, now: datetime) -> None:
+    """Save a company's first quotation on a request, taking a slot of the request and a
+    unit of the company's monthly quota."""
     quotation.full_clean(validate_unique=False, validate_constraints=False)
-    _take_request_slot(buying_request, now=now)
-    _take_quota(supplier, today=timezone.localdate())
+    _take_request_slot(quotation.request, now=now)
+    _take_quota(quotation.supplier, today=timezone.localdate())
     try:
         with transaction.atomic():
             quotation.save()
@@ -792,6 +624,10 @@ def quotation_submit(
         raise SourcingError(
             SourcingErrorCode.WRONG_STATE, _("Your company has already quoted on this request.")
         ) from None
+
+
+def _tell_buyer_of_quotation(buying_request: BuyingRequest, *, supplier: Company) -> None:
+    """Email the person who posted the request and notify the buyer company's members."""
     buyer_user = buying_request.created_by
     if buyer_user is not None and buyer_user.is_active:
         _email(
@@ -813,7 +649,6 @@ def quotation_submit(
         link=("sourcing:compare", buying_request.pk),
         from_company=supplier,
     )
-    return quotation
 
 
 def _buyer_quotation(actor: Any, quotation: Quotation) -> BuyingRequest:
@@ -826,39 +661,57 @@ def _buyer_quotation(actor: Any, quotation: Quotation) -> BuyingRequest:
 @transaction.atomic
 def quotation_shortlist(*, actor: Any, quotation: Quotation) -> Quotation:
     request = _buyer_quotation(actor, quotation)
-    if request.status != RequestStatus.OPEN:
-        raise SourcingError(
-            SourcingErrorCode.REQUEST_NOT_OPEN, _("This request is no longer open.")
-        )
-    updated = Quotation.objects.filter(pk=quotation.pk, status=QuotationStatus.SUBMITTED).update(
-        status=QuotationStatus.SHORTLISTED, updated_at=timezone.now()
+    return _decide_quotation(
+        quotation,
+        request=request,
+        from_states=[QuotationStatus.SUBMITTED],
+        refusal=_("Only a new quotation can be shortlisted."),
+        status=QuotationStatus.SHORTLISTED,
     )
-    if not updated:
-        raise SourcingError(
-            SourcingErrorCode.WRONG_STATE, _("Only a new quotation can be shortlisted.")
-        )
-    quotation.refresh_from_db()
-    return quotation
 
 
 @transaction.atomic
 def quotation_decline(*, actor: Any, quotation: Quotation, reason: str) -> Quotation:
     request = _buyer_quotation(actor, quotation)
-    errors = _Errors()
-    text = _line(reason, "reason", errors, max_length=REASON_MAX_LENGTH, required=True)
-    errors.raise_if_any()
+    errors = FieldErrors()
+    text = errors.clean(
+        "reason",
+        clean_text,
+        reason,
+        max_length=REASON_MAX_LENGTH,
+        required=True,
+        markup_free=True,
+    )
+    _raise_if_invalid(errors)
+    return _decide_quotation(
+        quotation,
+        request=request,
+        from_states=REVISABLE_QUOTATION_STATES,
+        refusal=_("This quotation can no longer be declined."),
+        status=QuotationStatus.DECLINED,
+        decline_reason=text,
+    )
+
+
+def _decide_quotation(
+    quotation: Quotation,
+    *,
+    request: BuyingRequest,
+    from_states: Iterable[str],
+    refusal: str,
+    **changes: Any,
+) -> Quotation:
+    """The buyer's decision on a quotation of an open request: a conditional UPDATE from one
+    of `from_states`, so two decisions at once cannot both apply; `refusal` otherwise."""
     if request.status != RequestStatus.OPEN:
         raise SourcingError(
             SourcingErrorCode.REQUEST_NOT_OPEN, _("This request is no longer open.")
         )
-    updated = Quotation.objects.filter(
-        pk=quotation.pk,
-        status__in=REVISABLE_QUOTATION_STATES,
-    ).update(status=QuotationStatus.DECLINED, decline_reason=text, updated_at=timezone.now())
+    updated = Quotation.objects.filter(pk=quotation.pk, status__in=from_states).update(
+        updated_at=timezone.now(), **changes
+    )
     if not updated:
-        raise SourcingError(
-            SourcingErrorCode.WRONG_STATE, _("This quotation can no longer be declined.")
-        )
+        raise SourcingError(SourcingErrorCode.WRONG_STATE, refusal)
     quotation.refresh_from_db()
     return quotation
 

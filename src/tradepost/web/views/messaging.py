@@ -19,6 +19,7 @@ from tradepost.catalog.company_selectors import get_public_company
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company
+from tradepost.core.downloads import uploaded_file_response
 from tradepost.core.errors import ErrorKind
 from tradepost.messaging import selectors, services
 from tradepost.messaging.errors import MessagingError
@@ -159,15 +160,9 @@ def attachment(
     item = selectors.access_conversation_attachment(
         user=request.user, conversation_id=conversation_id, attachment_id=attachment_id
     )
-    response = FileResponse(
-        item.file.open("rb"),
-        as_attachment=True,
-        filename=item.original_name,
-        content_type=item.content_type,
+    return uploaded_file_response(
+        item.file, name=item.original_name, content_type=item.content_type, as_attachment=True
     )
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
-    return response
 
 
 @login_required

@@ -8,6 +8,7 @@ keeping every other parameter of the current search.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -18,6 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tradepost.core.languages import normalise_ui_language
+from tradepost.insights.counting import mark_search_impressions
 from tradepost.search import selectors as search
 from tradepost.search.selectors import Facet
 
@@ -207,75 +209,117 @@ def search_page(request: HttpRequest) -> HttpResponse:
     page = _page_number(request.GET.get("page", ""))
     context: dict[str, Any] = {"search_query": query, "search_tab": tab}
 
-    result: Any
-    if tab == "requests":
-        request_filters = search.parse_request_filters(request.GET)
-        sort = search.normalise_request_sort(request.GET.get("sort"))
-        result = search.search_requests(
-            query=query, language=language, filters=request_filters, sort=sort, page=page
-        )
-        context["sort"] = sort
-        context["sort_options"] = _sort_labels()[:2]
-        context["sort_hidden"] = [
-            (name, value)
-            for name, values in current.items()
-            if name not in ("sort", "page")
-            for value in values
-        ]
-        context["category_path"] = _category_path(current, request_filters.category_id, language)
-        context["clear_category_url"] = _without(current, "category")
-        context["clear_filters_url"] = _href(
-            {name: current[name] for name in ("q", "tab", "sort") if name in current}
-        )
-        context["has_filters"] = request_filters != search.RequestFilters()
-    elif tab == "companies":
-        company_filters = search.parse_company_filters(request.GET)
-        result = search.search_companies(
-            query=query, language=language, filters=company_filters, page=page
-        )
-        context["clear_filters_url"] = _href(
-            {name: current[name] for name in ("q", "tab") if name in current}
-        )
-        context["has_filters"] = company_filters != search.CompanyFilters()
-    else:
-        filters = search.parse_product_filters(request.GET)
-        sort = search.normalise_sort(request.GET.get("sort"))
-        result = search.search_products(
-            query=query, language=language, filters=filters, sort=sort, page=page
-        )
-        context["sort"] = sort
-        context["sort_options"] = _sort_labels()
-        context["sort_hidden"] = [
-            (name, value)
-            for name, values in current.items()
-            if name not in ("sort", "page")
-            for value in values
-        ]
-        context["category_path"] = _category_path(current, filters.category_id, language)
-        context["clear_category_url"] = _without(current, "category")
-        context["clear_filters_url"] = _href(
-            {name: current[name] for name in ("q", "sort") if name in current}
-        )
-        context["has_filters"] = filters != search.ProductFilters()
-
+    searches = {
+        "requests": _request_results,
+        "companies": _company_results,
+        "products": _product_results,
+    }
+    result, tab_context = searches[tab](
+        request, query=query, language=language, page=page, current=current
+    )
+    context.update(tab_context)
     context.update(
         {
             "result": result,
             "selected_filter_count": _selected_filter_count(current),
             "facets": _facet_views(result.facets, current),
             "pages": _page_links(current, result.page, result.num_pages),
-            "products_tab_url": _href({"q": [query]} if query else {}),
-            "companies_tab_url": _href(
-                {"q": [query], "tab": ["companies"]} if query else {"tab": ["companies"]}
-            ),
-            "requests_tab_url": _href(
-                {"q": [query], "tab": ["requests"]} if query else {"tab": ["requests"]}
-            ),
+            **_tab_links(query),
         }
     )
     response = render(request, "search/results.html", context)
     response["X-Robots-Tag"] = "noindex"
+    if tab == "products":
+        # The words of the query count for each company whose listings this page shows.
+        mark_search_impressions(
+            response,
+            company_ids=[hit.product.company_id for hit in result.hits],
+            query=query,
+        )
     return response
+
+
+def _tab_links(query: str) -> dict[str, str]:
+    """The same search on each tab."""
+    words = {"q": [query]} if query else {}
+    return {
+        "products_tab_url": _href(words),
+        "companies_tab_url": _href({**words, "tab": ["companies"]}),
+        "requests_tab_url": _href({**words, "tab": ["requests"]}),
+    }
+
+
+def _request_results(request: HttpRequest, **common: Any) -> tuple[Any, dict[str, Any]]:
+    return _sorted_results(
+        search.parse_request_filters(request.GET),
+        sort=search.normalise_request_sort(request.GET.get("sort")),
+        run=search.search_requests,
+        sort_options=_sort_labels()[:2],
+        kept=("q", "tab", "sort"),
+        **common,
+    )
+
+
+def _company_results(
+    request: HttpRequest,
+    *,
+    query: str,
+    language: str,
+    page: int,
+    current: dict[str, list[str]],
+) -> tuple[Any, dict[str, Any]]:
+    filters = search.parse_company_filters(request.GET)
+    result = search.search_companies(query=query, language=language, filters=filters, page=page)
+    context = {
+        "clear_filters_url": _href(
+            {name: current[name] for name in ("q", "tab") if name in current}
+        ),
+        "has_filters": filters != search.CompanyFilters(),
+    }
+    return result, context
+
+
+def _product_results(request: HttpRequest, **common: Any) -> tuple[Any, dict[str, Any]]:
+    return _sorted_results(
+        search.parse_product_filters(request.GET),
+        sort=search.normalise_sort(request.GET.get("sort")),
+        run=search.search_products,
+        sort_options=_sort_labels(),
+        kept=("q", "sort"),
+        **common,
+    )
+
+
+def _sorted_results(
+    filters: search.ProductFilters | search.RequestFilters,
+    *,
+    sort: str,
+    run: Callable[..., Any],
+    sort_options: list[tuple[str, str]],
+    kept: tuple[str, ...],
+    query: str,
+    language: str,
+    page: int,
+    current: dict[str, list[str]],
+) -> tuple[Any, dict[str, Any]]:
+    """The results of a tab that sorts and filters by category (products and requests), with
+    its sort menu, category path and the links that clear filters."""
+    result = run(query=query, language=language, filters=filters, sort=sort, page=page)
+    context = {
+        "sort": sort,
+        "sort_options": sort_options,
+        "sort_hidden": [
+            (name, value)
+            for name, values in current.items()
+            if name not in ("sort", "page")
+            for value in values
+        ],
+        "category_path": _category_path(current, filters.category_id, language),
+        "clear_category_url": _without(current, "category"),
+        "clear_filters_url": _href({name: current[name] for name in kept if name in current}),
+        "has_filters": filters != type(filters)(),
+    }
+    return result, context
 
 
 def _selected_filter_count(current: dict[str, list[str]]) -> int:

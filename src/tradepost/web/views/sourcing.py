@@ -6,6 +6,7 @@ object is a 404, like a missing one), call one service or selector and render.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -24,6 +25,7 @@ from tradepost.companies.models import BusinessType
 from tradepost.companies.selectors import acting_company
 from tradepost.core.countries import country_choices, country_name
 from tradepost.core.currencies import COMMON_CURRENCIES
+from tradepost.core.downloads import uploaded_file_response
 from tradepost.messaging.errors import MessagingError
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError
@@ -408,22 +410,31 @@ def _file_refused(form: AttachmentForm) -> str:
     return refused or _("Choose a file to attach.")
 
 
+def _attach_posted_file(request: HttpRequest, attach: Callable[[Any], object]) -> None:
+    """Check the posted file with the form, hand it to `attach` (a service) and say how it
+    went."""
+    form = AttachmentForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _file_refused(form))
+        return
+    try:
+        attach(form.cleaned_data["file"])
+    except SourcingError as error:
+        flash_refusal(request, error)
+    else:
+        messages.success(request, _("The file is attached."))
+
+
 @login_required
 @require_POST
 def request_attachment_add(request: HttpRequest, pk: int) -> HttpResponse:
     buying_request = selectors.access_request_for_buyer(user=request.user, request_id=pk)
-    form = AttachmentForm(request.POST, request.FILES)
-    if not form.is_valid():
-        messages.error(request, _file_refused(form))
-    else:
-        try:
-            services.attachment_add_to_request(
-                actor=request.user, buying_request=buying_request, upload=form.cleaned_data["file"]
-            )
-        except SourcingError as error:
-            flash_refusal(request, error)
-        else:
-            messages.success(request, _("The file is attached."))
+    _attach_posted_file(
+        request,
+        lambda upload: services.attachment_add_to_request(
+            actor=request.user, buying_request=buying_request, upload=upload
+        ),
+    )
     return redirect("sourcing:request_detail", pk=buying_request.pk)
 
 
@@ -431,18 +442,12 @@ def request_attachment_add(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def quotation_attachment_add(request: HttpRequest, pk: int) -> HttpResponse:
     quotation = selectors.access_quotation(user=request.user, quotation_id=pk)
-    form = AttachmentForm(request.POST, request.FILES)
-    if not form.is_valid():
-        messages.error(request, _file_refused(form))
-    else:
-        try:
-            services.attachment_add_to_quotation(
-                actor=request.user, quotation=quotation, upload=form.cleaned_data["file"]
-            )
-        except SourcingError as error:
-            flash_refusal(request, error)
-        else:
-            messages.success(request, _("The file is attached."))
+    _attach_posted_file(
+        request,
+        lambda upload: services.attachment_add_to_quotation(
+            actor=request.user, quotation=quotation, upload=upload
+        ),
+    )
     return redirect("sourcing:quote", pk=quotation.request_id)
 
 
@@ -468,12 +473,9 @@ def attachment_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 def attachment_download(request: HttpRequest, pk: int) -> FileResponse:
     attachment = selectors.access_attachment(user=request.user, attachment_id=pk)
-    response = FileResponse(
-        attachment.file.open("rb"),
+    return uploaded_file_response(
+        attachment.file,
+        name=attachment.original_name,
         content_type=attachment.content_type,
         as_attachment=attachment.content_type == "application/pdf",
-        filename=attachment.original_name,
     )
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Cache-Control"] = "private, no-store"
-    return response

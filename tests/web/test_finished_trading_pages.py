@@ -221,10 +221,11 @@ def test_an_operator_without_a_company_is_shown_the_operator_tools(client):
     _login(client, operator)
     html = client.get(_url("accounts:dashboard")).text
     assert "Create your company" not in html
-    assert 'href="/admin/"' in html and "Open the operator tools" in html
+    # The operator's desk (in the site's style), which links on to the admin.
+    assert 'href="/en/dashboard/operator/"' in html and "Open the operator tools" in html
     # The header's account menu leads there from every page.
     board = client.get(_url("sourcing:board")).text
-    assert '<a class="operator-link" href="/admin/">' in board
+    assert '<a class="operator-link" href="/en/dashboard/operator/">' in board
 
 
 def test_a_member_without_a_company_still_is_asked_to_create_one(client):
@@ -235,4 +236,5 @@ def test_a_member_without_a_company_still_is_asked_to_create_one(client):
     html = client.get(_url("accounts:dashboard")).text
     assert "Create your company" in html
     assert 'href="/admin/"' not in html
+    assert "/dashboard/operator/" not in html
     assert 'class="stat-list"' not in html

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from tradepost.api import accounts, messaging, products, public, search, sourcing
+from tradepost.api import accounts, insights, messaging, products, public, search, sourcing
 from tradepost.api.field_errors import field_message
 from tradepost.api.openapi import describe_errors
 from tradepost.api.parser import JsonObjectParser
@@ -47,6 +47,7 @@ api.add_router("/conversations", messaging.router)
 api.add_router("/notifications", messaging.notifications_router)
 api.add_router("/me", accounts.router)
 api.add_router("/me/products", products.router)
+api.add_router("/me/insights", insights.router)
 
 
 @api.exception_handler(ApiProblem)

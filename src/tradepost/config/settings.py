@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "tradepost.sourcing",
     "tradepost.messaging",
     "tradepost.notify",
+    "tradepost.insights",
     "tradepost.demo",
     "tradepost.web",
     "tradepost.api",
@@ -82,6 +83,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tradepost.config.middleware.ApiProblemMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Above the page cache: pages answered from the cache are counted too.
+    "tradepost.insights.counting.CountingMiddleware",
     "tradepost.config.page_cache.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -288,6 +291,12 @@ else:
 # pages) are kept this many seconds in the cache and answered from it (0 turns it off; the
 # tests turn it on where they check it). `tradepost.config.page_cache`.
 TRADEPOST_PAGE_CACHE_SECONDS = env.int("TRADEPOST_PAGE_CACHE_SECONDS", 30)
+
+# --- insights -----------------------------------------------------------------------------
+# Product page views and the search words that showed a company's listings are counted per
+# day for the supplier's desk (no personal data; robots and the company's own members are
+# not counted; `tradepost.insights.counting`). 0 turns counting off.
+TRADEPOST_INSIGHTS_COUNTING = env.bool("TRADEPOST_INSIGHTS_COUNTING", True)
 
 # --- background tasks ---------------------------------------------------------------------
 # The database queue (the default, with or without Redis) is durable wherever the database

@@ -45,6 +45,7 @@ urlpatterns += i18n_patterns(
     path("accounts/", include("tradepost.web.urls.accounts")),
     path("dashboard/company/", include("tradepost.web.urls.companies")),
     path("dashboard/products/", include("tradepost.web.urls.products")),
+    path("dashboard/", include("tradepost.web.urls.insights")),
     path("search/", include("tradepost.web.urls.search")),
     path("requests/", include("tradepost.web.urls.sourcing")),
     path("messages/", include("tradepost.web.urls.messaging")),

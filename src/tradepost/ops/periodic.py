@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
+from tradepost.insights.services import counters_prune
 from tradepost.sourcing.responsiveness import refresh_indexed_rates
 from tradepost.sourcing.services import request_expire_due, requests_notify_expiring
 
@@ -51,11 +52,18 @@ class _IndexedRates:
             logger.info("re-indexing %d suppliers whose response rate moved", changed)
 
 
+def _prune_counters() -> None:
+    pruned = counters_prune()
+    if pruned:
+        logger.info("deleted %d daily view and search-word counters past their retention", pruned)
+
+
 #: (name, interval in seconds, job)
 JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("expire buying requests", 60.0, _expire_requests),
     ("notify buyers of requests closing soon", 300.0, _notify_expiring_requests),
     ("refresh the response rates in the search index", 300.0, _IndexedRates()),
+    ("delete old insight counters", 3600.0, _prune_counters),
 ]
 
 

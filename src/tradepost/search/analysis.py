@@ -681,3 +681,32 @@ def analyze_query(text: str) -> AnalyzedQuery:
         if _HAS_CJK_RE.search(normalized)
         else normalized,
     )
+
+
+def query_words(text: str, *, limit: int = 8, max_length: int = 40) -> list[str]:
+    """The words of a query as a person reads them, for telling suppliers which words found
+    their listings (`insights`): normalised like the index (NFKC, lower case, traditional
+    Chinese folded to simplified, so 鋼筆 and 钢笔 are one word), Chinese runs segmented,
+    Latin words kept unstemmed, numbers with their unit ("500ml"), stop words dropped; each
+    word once, in query order, at most `limit` of them, none longer than `max_length`.
+    Never raises for any `str`."""
+    if not isinstance(text, str):
+        return []
+    normalized = normalize(text[:_MAX_RAW_QUERY_CHARS])[:MAX_QUERY_CHARS]
+    parts = _CJK_RUN_RE.split(normalized)
+    words: list[str] = []
+    for index, part in enumerate(parts):
+        if index % 2:  # a Chinese run (re.split with one group: odd indices)
+            words.extend(_word_tokens(part))
+            continue
+        part = _POSSESSIVE_RE.sub("", part) if ("'" in part or "’" in part) else part
+        for raw in _LATIN_TOKEN_RE.findall(part):
+            raw = raw.replace(" ", "")
+            match = _NUMBER_UNIT_RE.fullmatch(raw) if raw[0].isdigit() else None
+            if match:
+                number, unit = match.groups()
+                raw = number + _UNIT_ALIASES.get(unit, unit)
+            elif raw in _STOPWORDS:
+                continue
+            words.append(_fold_accents(raw))
+    return [word for word in _unique(words) if len(word) <= max_length][:limit]

@@ -12,6 +12,7 @@ from tradepost.catalog import selectors as catalog
 from tradepost.companies.models import BusinessType
 from tradepost.core.html import html_to_text
 from tradepost.core.languages import normalise_ui_language
+from tradepost.insights.counting import mark_product_view
 from tradepost.sourcing.responsiveness import supplier_responsiveness
 from tradepost.web.templatetags.tradepost_catalog import (
     absolute_url,
@@ -94,7 +95,9 @@ def product_detail(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
             description=_summary(detail.text.description, 5000),
         ),
     }
-    return render(request, "catalog/product_detail.html", context)
+    response = render(request, "catalog/product_detail.html", context)
+    mark_product_view(response, product_id=product.pk, company_id=product.company_id)
+    return response
 
 
 def company_directory(request: HttpRequest) -> HttpResponse:

@@ -17,7 +17,9 @@ WORKER_SILENT_SECONDS = 60
 INDEX_STALE_SECONDS = 120
 
 
-def _checks() -> tuple[bool, dict[str, object]]:
+def node_health() -> tuple[bool, dict[str, object]]:
+    """Whether the database answers, and the report of this node's worker and search index
+    (also shown on the operator's desk)."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -42,7 +44,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     """200 with `status` "ok", or "degraded" when this node's worker has stopped or its search
     index has fallen behind the database (the site still answers; searches may be stale);
     503 when the database does not answer."""
-    reachable, report = _checks()
+    reachable, report = node_health()
     if not reachable:
         return JsonResponse({"status": "unavailable", **report}, status=503)
     search = report["search"]
@@ -54,7 +56,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @never_cache
 def metrics(request: HttpRequest) -> HttpResponse:
     """The same in Prometheus' text format, for scraping and alerting."""
-    reachable, report = _checks()
+    reachable, report = node_health()
     lines = [f"tradepost_database_up {int(reachable)}"]
     search = report.get("search")
     if isinstance(search, dict):

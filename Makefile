@@ -10,7 +10,8 @@ PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 PORT ?= 8000
 export PORT
 
-.PHONY: run test lint install install-dev test-tools translations format migrations lock
+.PHONY: run test lint install install-dev test-tools translations format migrations lock audit \
+	screenshots
 
 # What the site needs (requirements.lock); the development tools (tests, lint, benchmarks) are
 # in requirements-dev.lock, which holds the same versions of the site's packages.
@@ -63,3 +64,20 @@ lock:
 	uv pip compile pyproject.toml --generate-hashes --python-version 3.11 -o requirements.lock
 	uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 \
 		-c requirements.lock -o requirements-dev.lock
+
+# Lighthouse on the main pages of the served demo, three languages (bench/lighthouse_audit.py;
+# results in bench/results/lighthouse-*.md). Not in CI: about 20 s a page. npm ci installs the
+# pinned Lighthouse and downloads no browser (Debian's Chromium through CHROME_PATH).
+LIGHTHOUSE_DIR := bench/lighthouse
+$(LIGHTHOUSE_DIR)/node_modules/.installed: $(LIGHTHOUSE_DIR)/package-lock.json
+	cd $(LIGHTHOUSE_DIR) && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+AUDIT_ARGS ?=
+audit: install-dev translations test-tools $(LIGHTHOUSE_DIR)/node_modules/.installed
+	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python bench/lighthouse_audit.py $(AUDIT_ARGS)
+
+# A PNG of every main page, three languages, 1366 and 390 px wide (bench/screenshots.py).
+SCREENSHOTS ?= var/screenshots
+screenshots: install-dev translations test-tools
+	$(BIN)/python bench/screenshots.py --out $(SCREENSHOTS)

@@ -3,31 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
+
+from tests.e2e.chromium import CHROMIUM_ARGS, chromium_path
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
 # (fixtures, assertions) are still synchronous, so Django's async guard is lifted here only.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM_PATH"), "chromium", "chromium-browser"):
-        if candidate and (path := shutil.which(candidate)):
-            return path
-    return None
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,5 @@
-"""Template tags for multilingual pages: hreflang alternates and the canonical URL.
+"""Template tags for multilingual pages: hreflang alternates, the canonical URL, and the
+language of a glossary term shown as it is.
 
 The x-default alternate is the URL without a language prefix: it redirects each visitor to
 their language. Both keep a `page` number above 1 (each page of a list is its own document)
@@ -6,6 +7,8 @@ and drop every other query parameter (sorts and filters are not separate documen
 """
 
 from __future__ import annotations
+
+import re
 
 from django import template
 from django.conf import settings
@@ -15,6 +18,14 @@ from django.urls import translate_url
 register = template.Library()
 
 HREFLANG = {"en": "en", "zh-hans": "zh-Hans", "zh-hant": "zh-Hant"}
+HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+@register.filter
+def term_language(term: str) -> str:
+    """The `lang` of a term of the bilingual glossary shown as it is (the search's "also
+    searched" words): "en" without a Chinese character, "" (the page's) with one."""
+    return "" if HAN.search(term or "") else "en"
 
 
 def _page_suffix(request: HttpRequest) -> str:

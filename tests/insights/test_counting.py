@@ -168,3 +168,21 @@ def test_concurrent_counts_add_up_in_one_row_and_old_rows_are_pruned():
     search_impressions_record(company_ids=[company.pk], words=["old"], day=old)
     assert counters_prune() == 1
     assert _words(company) == {"flask": 3}
+
+
+def test_views_wait_in_the_process_tally_and_are_written_together(settings):
+    from tradepost.insights.services import counters_flush
+
+    settings.TRADEPOST_INSIGHTS_FLUSH_SECONDS = 3600  # nothing is due during the test
+    counters_flush()
+    _owner, company = make_trader()
+    product = make_product(company=company)
+    for _n in range(3):
+        assert _browser().get(product.get_absolute_url()).status_code == 200
+    _browser().get("/en/search/", {"q": product.title})
+    # No statement a view: the counts are in this process's tally.
+    assert _views(product) == 0
+    assert counters_flush() >= 1
+    assert _views(product) == 3
+    assert ProductViewDay.objects.get(product=product).count == 3
+    assert counters_flush() == 0  # the tally was emptied

@@ -297,6 +297,8 @@ TRADEPOST_PAGE_CACHE_SECONDS = env.int("TRADEPOST_PAGE_CACHE_SECONDS", 30)
 # day for the supplier's desk (no personal data; robots and the company's own members are
 # not counted; `tradepost.insights.counting`). 0 turns counting off.
 TRADEPOST_INSIGHTS_COUNTING = env.bool("TRADEPOST_INSIGHTS_COUNTING", True)
+# Seconds a server process keeps its counts in memory before writing them (one transaction).
+TRADEPOST_INSIGHTS_FLUSH_SECONDS = env.float("TRADEPOST_INSIGHTS_FLUSH_SECONDS", 5.0)
 
 # --- background tasks ---------------------------------------------------------------------
 # The database queue (the default, with or without Redis) is durable wherever the database

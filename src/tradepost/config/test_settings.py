@@ -1,7 +1,8 @@
 """Settings for the test suite: the site's settings with test defaults.
 
 A separate data folder, a fixed key, tasks run in-process, no page cache (the tests that
-check it turn it on), fast password hashing and static files served from the apps. The
+check it turn it on), insight counts written at once, fast password hashing and static files
+served from the apps. The
 defaults go into the environment, so a server or command a test starts gets them too; a
 variable already set wins.
 """
@@ -15,6 +16,8 @@ for _name, _value in {
     "SECRET_KEY": "tests-only-this-key-is-not-secret-0123456789abcdef",
     "TRADEPOST_TASKS_BACKEND": "immediate",
     "TRADEPOST_PAGE_CACHE_SECONDS": "0",
+    # Counts are written at once, so a test reads what it just caused.
+    "TRADEPOST_INSIGHTS_FLUSH_SECONDS": "0",
 }.items():
     os.environ.setdefault(_name, _value)
 

@@ -5,8 +5,8 @@ A page that should be counted says so on its response with a marker header
 public page cache, takes the marker off every response (a cached answer carries the marker
 it was stored with, so a page answered from the cache is counted too) and, unless the visitor
 is a robot or a member of the company shown, adds to the day's counters in a callback that
-runs when the server closes the response, after its last byte was handed over: one INSERT ...
-ON CONFLICT statement a request (`insights.services`).
+runs when the server closes the response, after its last byte was handed over: a tally in
+the process's memory, written every few seconds in one transaction (`insights.services`).
 
 Nothing about the visitor is kept: not the user, the address, a cookie or the whole query;
 only (product, day) and (company, word, day) counts.
@@ -23,7 +23,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 from tradepost.companies.selectors import acting_company_id
-from tradepost.insights.services import product_view_record, search_impressions_record
+from tradepost.insights.services import tally_product_view, tally_search_impressions
 from tradepost.search.analysis import query_words
 
 logger = logging.getLogger(__name__)
@@ -75,12 +75,12 @@ def _count(request: HttpRequest, marker: str) -> None:
     if kind == "product":
         product_id, company_id = (int(part) for part in rest.split())
         if _viewer_company_id(request) != company_id:
-            product_view_record(product_id=product_id, company_id=company_id)
+            tally_product_view(product_id=product_id, company_id=company_id)
     elif kind == "search":
         ids, _, quoted = rest.partition(" ")
         own = _viewer_company_id(request)
         company_ids = [int(pk) for pk in ids.split(",") if pk and int(pk) != own]
-        search_impressions_record(company_ids=company_ids, words=query_words(unquote(quoted)))
+        tally_search_impressions(company_ids=company_ids, words=query_words(unquote(quoted)))
 
 
 class CountingMiddleware:

@@ -18,13 +18,14 @@ from typing import Any
 from tantivy import FieldType, Occur, Order, Query, Searcher
 
 from tradepost.search.analysis import AnalyzedQuery, analyze_query
-from tradepost.search.documents import CategoryTree
+from tradepost.search.documents import MAX_CATEGORY_DEPTH, CategoryTree
 from tradepost.search.facetkeys import (
     decode,
 )
 from tradepost.search.filters import clean_query
 from tradepost.search.glossary import translate_words
 from tradepost.search.index import (
+    CATEGORY_FIELDS,
     COMPANY_GRAM_FIELDS,
     COMPANY_WORD_FIELDS,
     PRODUCT_GRAM_FIELDS,
@@ -538,3 +539,14 @@ def find(
             break
         breadth = wider
     return Found(search_query, scored, total, ranked, rates)
+
+
+def category_facet_field(category_id: int | None, tree: CategoryTree) -> str | None:
+    """The index field whose values are the subcategories to count under `category_id`
+    (the top level without one; None below the deepest level the index keeps)."""
+    if category_id is None:
+        return CATEGORY_FIELDS[0]
+    node = tree.nodes.get(category_id)
+    if node is None or node.depth + 1 > MAX_CATEGORY_DEPTH:
+        return None
+    return CATEGORY_FIELDS[node.depth + 1]

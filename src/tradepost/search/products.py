@@ -25,6 +25,7 @@ from tradepost.search.engine import (
     TextSearch,
     any_term,
     bucket_counts,
+    category_facet_field,
     category_tree,
     combine,
     find,
@@ -235,15 +236,6 @@ def _lead_time_facet(aggregation: Mapping[str, Any], filters: ProductFilters) ->
     return Facet(name="lead_time_max", label=_("Lead time"), options=options)
 
 
-def _category_facet_field(filters: ProductFilters, tree: CategoryTree) -> str | None:
-    if filters.category_id is None:
-        return CATEGORY_FIELDS[0]
-    node = tree.nodes.get(filters.category_id)
-    if node is None or node.depth + 1 > MAX_CATEGORY_DEPTH:
-        return None
-    return CATEGORY_FIELDS[node.depth + 1]
-
-
 def _hydrate_products(
     ranked: list[tuple[float, int]], language: str
 ) -> list[tuple[float, ProductCard]]:
@@ -261,7 +253,7 @@ def _product_facet_requests(
     """The aggregations that count a product search's facets, each with its query. A facet
     whose filter is set and that may take several values (DISJUNCTIVE_FACETS) is counted by
     a search without its own filter; the others are counted on the search itself."""
-    aggregations = _product_aggregations(_category_facet_field(filters, tree))
+    aggregations = _product_aggregations(category_facet_field(filters.category_id, tree))
     selected = [
         name for name, attribute in DISJUNCTIVE_FACETS.items() if getattr(filters, attribute)
     ]

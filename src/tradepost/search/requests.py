@@ -25,6 +25,7 @@ from tradepost.search.engine import (
     aggregate,
     any_term,
     bucket_counts,
+    category_facet_field,
     category_tree,
     combine,
     find,
@@ -240,7 +241,7 @@ def _request_counts(
 ) -> dict[str, Any]:
     """The facet counts of a request search; destinations are counted without their own
     filter (any of them may be added)."""
-    aggregations = _request_aggregations(_request_category_field(filters, tree), moment)
+    aggregations = _request_aggregations(category_facet_field(filters.category_id, tree), moment)
     counts = dict(
         aggregate(
             snap,
@@ -253,12 +254,3 @@ def _request_counts(
     )
     counts.update(aggregate(snap, destination_query, {"destination": aggregations["destination"]}))
     return counts
-
-
-def _request_category_field(filters: RequestFilters, tree: CategoryTree) -> str | None:
-    if filters.category_id is None:
-        return CATEGORY_FIELDS[0]
-    node = tree.nodes.get(filters.category_id)
-    if node is None or node.depth + 1 > MAX_CATEGORY_DEPTH:
-        return None
-    return CATEGORY_FIELDS[node.depth + 1]

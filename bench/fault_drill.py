@@ -267,7 +267,7 @@ def run(*, home_root: Path, duration: int = 60, results_dir: Path, log=print) ->
     plan_file = load_bench.prepare(PROFILE, home, env, log)
     plan = json.loads(plan_file.read_text())
     category_id = _leaf_category(env)
-    port = load_bench._free_port()
+    port = load_bench.free_port()
     host = f"http://127.0.0.1:{port}"
     server_log = open(home / "drill-serve.log", "w")  # noqa: SIM115 - closed below
     server = subprocess.Popen(
@@ -282,7 +282,7 @@ def run(*, home_root: Path, duration: int = 60, results_dir: Path, log=print) ->
     stop = threading.Event()
     timeline: list[dict[str, Any]] = []
     try:
-        load_bench._wait_healthy(f"{host}/healthz")
+        load_bench.wait_healthy(f"{host}/healthz")
         started = time.monotonic()
         threads = [
             threading.Thread(

@@ -70,7 +70,7 @@ class Run:
         return next(row for row in self.rows if row["name"] == "Aggregated")
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -125,7 +125,7 @@ def prepare(profile: str, home: Path, env: dict[str, str], log) -> Path:
     return plan
 
 
-def _wait_healthy(url: str, timeout: float = 90) -> None:
+def wait_healthy(url: str, timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -210,7 +210,7 @@ def measure(
     home = home_root / f"load-{profile}"
     env = profile_env(profile, home)
     plan = prepare(profile, home, env, log)
-    port = _free_port()
+    port = free_port()
     host = f"http://127.0.0.1:{port}"
     serve = [_bin("tradepost"), "serve", "--port", str(port)]
     if workers:
@@ -222,7 +222,7 @@ def measure(
     work = home / "locust"
     work.mkdir(exist_ok=True)
     try:
-        _wait_healthy(f"{host}/healthz")
+        wait_healthy(f"{host}/healthz")
         log(f"[{profile}] serving on {host}; reference /healthz for {reference_seconds} s")
         reference = _locust(
             host,

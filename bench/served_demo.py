@@ -16,16 +16,16 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench.load_bench import free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_HOME = ROOT / "var" / "audit-home"
@@ -145,29 +145,10 @@ def main_pages(env: dict[str, str]) -> tuple[list[MainPage], dict[str, tuple[str
     return pages, logins
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_healthy(url: str, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.5)
-    raise RuntimeError(f"the server did not answer {url} in {timeout:.0f} s")
-
-
 @contextmanager
 def served(home: Path, env: dict[str, str], log: Log = print) -> Iterator[str]:
     """`tradepost serve` (no worker) on a free loopback port; yields its base address."""
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     server_env = {**env, "SITE_URL": base}
     with open(home / "serve.log", "w") as server_log:
@@ -179,7 +160,7 @@ def served(home: Path, env: dict[str, str], log: Log = print) -> Iterator[str]:
             start_new_session=True,
         )
         try:
-            _wait_healthy(f"{base}/healthz")
+            wait_healthy(f"{base}/healthz")
             log(f"serving the demo on {base}")
             yield base
         finally:

@@ -8,11 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from aiosmtpd.controller import Controller
 from django.core.cache import cache
 from django.db import connections
 
 from tests.factories.companies import Cast, make_cast
 from tests.factories.search import Catalogue, build_catalogue, make_board
+from tests.mail import CollectingHandler
+from tests.network import free_port
 from tradepost.sourcing.matching import _local_terms
 
 
@@ -79,3 +82,21 @@ def race() -> Callable[..., RaceResults]:
         return results
 
     return run_together
+
+
+@pytest.fixture
+def smtp_server(settings):
+    """Django sends mail through a real SMTP server; the handler keeps what it accepts."""
+    handler = CollectingHandler()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = controller.port
+    settings.EMAIL_HOST_USER = ""
+    settings.EMAIL_HOST_PASSWORD = ""
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_USE_SSL = False
+    settings.EMAIL_TIMEOUT = 10
+    yield handler
+    controller.stop()

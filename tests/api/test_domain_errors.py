@@ -12,40 +12,15 @@ from django.test import RequestFactory
 from django.utils import translation
 
 import tradepost.api
-from tradepost.accounts.errors import AccountError, AccountErrorCode
+from tests.error_family import APP_CODES, SPECIAL_ERRORS
 from tradepost.api.openapi import ERROR_DESCRIPTIONS
 from tradepost.api.problems import KIND_STATUS, PROBLEM_BASE
 from tradepost.api.urls import api
-from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
-from tradepost.companies.errors import (
-    CompanyError,
-    CompanyErrorCode,
-    CompanyNotFound,
-    CompanyPermissionDenied,
-)
+from tradepost.catalog.errors import ProductError, ProductErrorCode
 from tradepost.core.errors import DomainError, ErrorKind
-from tradepost.messaging.errors import (
-    ConversationNotFound,
-    MessagingError,
-    MessagingErrorCode,
-    RateLimited,
-)
-from tradepost.sourcing.errors import (
-    AttachmentNotFound,
-    QuotationNotFound,
-    RequestNotFound,
-    SourcingError,
-    SourcingErrorCode,
-)
+from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 
-CODES = [
-    (AccountError, AccountErrorCode),
-    (ProductError, ProductErrorCode),
-    (CompanyError, CompanyErrorCode),
-    (MessagingError, MessagingErrorCode),
-    (SourcingError, SourcingErrorCode),
-]
-CASES = [(error, code) for error, codes in CODES for code in codes]
+CASES = [(error, code) for error, codes in APP_CODES.values() for code in codes]
 
 
 def _answer(error: DomainError, language: str = "en") -> tuple[int, dict]:
@@ -75,20 +50,7 @@ def test_every_code_of_every_app_is_answered_by_its_kind(error_class, code):
         assert body["detail"] == "Refused." and "errors" not in body
 
 
-@pytest.mark.parametrize(
-    "error",
-    [
-        ProductNotFound(),
-        RequestNotFound(),
-        QuotationNotFound(),
-        AttachmentNotFound(),
-        CompanyNotFound(CompanyErrorCode.NOT_FOUND, "No such company."),
-        ConversationNotFound(MessagingErrorCode.NOT_FOUND, "No such conversation."),
-        CompanyPermissionDenied(CompanyErrorCode.PERMISSION_DENIED, "Owners only."),
-        RateLimited(MessagingErrorCode.MESSAGE_RATE_LIMIT, "Slow down."),
-    ],
-    ids=lambda error: type(error).__name__,
-)
+@pytest.mark.parametrize("error", SPECIAL_ERRORS, ids=lambda error: type(error).__name__)
 def test_one_handler_serves_the_whole_family(error):
     handler = api._lookup_exception_handler(error)
     assert handler is api._exception_handlers[DomainError]

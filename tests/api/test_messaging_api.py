@@ -270,35 +270,30 @@ def test_reply_with_attachments_and_download():
     assert listing["items"][-1]["attachments"][0]["url"] == url
 
 
-def test_reply_with_a_forbidden_file_type_is_refused():
+@pytest.mark.parametrize(
+    ("form", "field"),
+    [
+        # A file whose content is not what its name says.
+        ({"body": "x", "files": [("a.pdf", b"<svg onload=alert(1)>")]}, "attachments"),
+        # Files sent as text.
+        ({"body": "true", "files": "7710008"}, "files"),
+    ],
+    ids=["forbidden-type", "files-as-text"],
+)
+def test_a_reply_with_unusable_files_is_refused_and_nothing_is_sent(form, field):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     p = make_parties()
     conversation = make_conversation(p)
     api = ApiClient(p.supplier_owner)
     before = _state()
+    if isinstance(form["files"], list):
+        form = {**form, "files": [SimpleUploadedFile(*named) for named in form["files"]]}
     response = api.client.post(
-        f"{BASE}/{conversation.pk}/messages/upload",
-        {"body": "x", "files": [SimpleUploadedFile("a.pdf", b"<svg onload=alert(1)>")]},
-        headers=api.headers,
+        f"{BASE}/{conversation.pk}/messages/upload", form, headers=api.headers
     )
     body = _problem(response, 422)
-    assert body["errors"][0]["field"] == "attachments"
-    assert _state() == before
-
-
-def test_files_sent_as_text_are_refused_and_nothing_is_sent():
-    p = make_parties()
-    conversation = make_conversation(p)
-    api = ApiClient(p.supplier_owner)
-    before = _state()
-    response = api.client.post(
-        f"{BASE}/{conversation.pk}/messages/upload",
-        {"body": "true", "files": "7710008"},
-        headers=api.headers,
-    )
-    body = _problem(response, 422)
-    assert [error["field"] for error in body["errors"]] == ["files"]
+    assert [error["field"] for error in body["errors"]] == [field]
     assert _state() == before
 
 

@@ -17,11 +17,7 @@ from pathlib import Path
 
 import pytest
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.network import free_port
 
 
 def _exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -54,7 +50,7 @@ def port(tmp_path_factory) -> Iterator[int]:
             "LOG_LEVEL": "CRITICAL",
         }
     )
-    port = _free_port()
+    port = free_port()
     tradepost = str(Path(sys.executable).with_name("tradepost"))
     argv = [tradepost, "serve", "--port", str(port), "--no-worker", "--workers", "1"]
     server = subprocess.Popen(

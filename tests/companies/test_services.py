@@ -126,13 +126,19 @@ def test_update_refuses_bad_input_and_changes_nothing(change, field):
     assert Company.objects.filter(pk=company.pk).values().get() == before
 
 
-def test_update_normalises_good_input():
+def _updated(*changes: dict) -> Company:
+    """A new company after its owner saved each of `changes` in turn."""
     owner = make_user()
     company = make_company(owner=owner)
-    services.company_update(
-        actor=owner,
-        company=company,
-        data={
+    for data in changes:
+        services.company_update(actor=owner, company=company, data=data)
+    company.refresh_from_db()
+    return company
+
+
+def test_update_normalises_good_input():
+    company = _updated(
+        {
             "legal_name": "  Acme   Trading  ",
             "year_established": "1998",
             "export_share": 80,
@@ -140,9 +146,8 @@ def test_update_normalises_good_input():
             "certifications": "ISO 9001, CE，BSCI、 ce ,, ",
             "main_markets": ["western_europe", "western_europe", "north_america"],
             "employee_range": "51-200",
-        },
+        }
     )
-    company.refresh_from_db()
     assert company.legal_name == "Acme Trading"
     assert company.year_established == 1998
     assert company.export_share == 80
@@ -154,34 +159,20 @@ def test_update_normalises_good_input():
 
 
 def test_update_accepts_the_bounds():
-    owner = make_user()
-    company = make_company(owner=owner)
-    services.company_update(
-        actor=owner,
-        company=company,
-        data={"year_established": 1800, "export_share": 0},
+    company = _updated(
+        {"year_established": 1800, "export_share": 0},
+        {"year_established": timezone.now().year, "export_share": 100},
     )
-    services.company_update(
-        actor=owner,
-        company=company,
-        data={"year_established": timezone.now().year, "export_share": 100},
-    )
-    company.refresh_from_db()
     assert company.export_share == 100
 
 
 def test_description_is_sanitised():
-    owner = make_user()
-    company = make_company(owner=owner)
-    services.company_update(
-        actor=owner,
-        company=company,
-        data={
+    company = _updated(
+        {
             "description": '<p onclick="x()">We make <b>flasks</b></p><script>alert(1)</script>'
             '<a href="javascript:alert(2)">bad</a><img src=x onerror=alert(3)>'
-        },
+        }
     )
-    company.refresh_from_db()
     assert "<script" not in company.description
     assert "onclick" not in company.description
     assert "javascript:" not in company.description

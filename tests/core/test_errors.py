@@ -12,58 +12,11 @@ from django.http import Http404
 from django.utils import translation
 
 import tradepost
+from tests.error_family import APP_CODES, APP_ERRORS, NOT_FOUND
 from tradepost.accounts.errors import AccountError, AccountErrorCode
-from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
-from tradepost.companies.errors import (
-    CompanyError,
-    CompanyErrorCode,
-    CompanyNotFound,
-    CompanyPermissionDenied,
-)
+from tradepost.catalog.errors import ProductError, ProductErrorCode
 from tradepost.core.errors import NON_FIELD, DomainError, ErrorCode, ErrorKind
-from tradepost.messaging.errors import (
-    ConversationNotFound,
-    MessagingError,
-    MessagingErrorCode,
-    RateLimited,
-)
-from tradepost.sourcing.errors import (
-    AttachmentNotFound,
-    QuotationNotFound,
-    RequestNotFound,
-    SourcingError,
-    SourcingErrorCode,
-)
-
-#: The error classes of the apps that answer users (the demo loader's errors are for the
-#: person running the command, not for users, and stay outside).
-APP_ERRORS = {
-    "accounts": {AccountError},
-    "catalog": {ProductError, ProductNotFound},
-    "companies": {CompanyError, CompanyNotFound, CompanyPermissionDenied},
-    "messaging": {MessagingError, ConversationNotFound, RateLimited},
-    "sourcing": {SourcingError, RequestNotFound, QuotationNotFound, AttachmentNotFound},
-}
-APP_ERROR_BASES = {
-    "accounts": AccountError,
-    "catalog": ProductError,
-    "companies": CompanyError,
-    "messaging": MessagingError,
-    "sourcing": SourcingError,
-}
-NOT_FOUND_CLASSES = [
-    ProductNotFound,
-    CompanyNotFound,
-    ConversationNotFound,
-    RequestNotFound,
-    QuotationNotFound,
-    AttachmentNotFound,
-]
-#: What the not-found classes that serve several codes are raised with.
-NOT_FOUND_ARGUMENTS = {
-    CompanyNotFound: (CompanyErrorCode.MEMBER_NOT_FOUND, "No such member."),
-    ConversationNotFound: (MessagingErrorCode.NOT_FOUND, "No such conversation."),
-}
+from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 
 
 def _errors_modules():
@@ -105,15 +58,15 @@ def test_every_code_declares_its_kind_once(app):
         assert isinstance(member.kind, ErrorKind), member
         assert codes(member.value) is member
         assert str(member) == member.value
-        built = APP_ERROR_BASES[app](member, "Refused.")
+        built = APP_CODES[app][0](member, "Refused.")
         assert built.kind is member.kind
         assert built.title
 
 
-@pytest.mark.parametrize("error_class", NOT_FOUND_CLASSES, ids=lambda cls: cls.__name__)
+@pytest.mark.parametrize("error_class", list(NOT_FOUND), ids=lambda cls: cls.__name__)
 def test_not_found_classes_are_404s_of_kind_not_found(error_class):
     assert issubclass(error_class, Http404)
-    error = error_class(*NOT_FOUND_ARGUMENTS.get(error_class, ()))
+    error = error_class(*NOT_FOUND[error_class])
     assert error.kind is ErrorKind.NOT_FOUND
     assert error.message
 

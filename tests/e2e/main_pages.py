@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tests.factories.accounts import PASSWORD, make_user
+from tests.e2e.people import log_in
+from tests.factories.accounts import make_user
 from tests.factories.catalog import add_image, make_product
 from tests.factories.companies import make_company
 from tests.factories.sourcing import make_quotation, make_request
@@ -30,15 +31,6 @@ class MainPage:
 class Market:
     people: dict[str, User]
     pages: list[MainPage]
-
-
-def log_in(page, base: str, user: User) -> None:
-    page.goto(f"{base}/en/accounts/login/")
-    page.fill("#id_username", user.email)
-    page.fill("#id_password", PASSWORD)
-    page.click("main form.stacked button[type=submit]")
-    page.wait_for_load_state()
-    assert "/accounts/login/" not in page.url, page.inner_text("main")
 
 
 def build_market() -> Market:

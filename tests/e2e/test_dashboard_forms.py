@@ -11,22 +11,14 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.factories.accounts import PASSWORD, make_user
+from tests.e2e.people import log_in
+from tests.factories.accounts import make_user
 from tests.factories.companies import make_company, make_trader
 from tests.factories.sourcing import make_request
 from tradepost.catalog.models import Category, Product
 from tradepost.sourcing.models import Quotation
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-
-def _log_in(page, base: str, language: str, user) -> None:
-    page.goto(f"{base}/{language}/accounts/login/")
-    page.fill("#id_username", user.email)
-    page.fill("#id_password", PASSWORD)
-    page.click("main form.stacked button[type=submit]")
-    page.wait_for_load_state()
-    assert "/accounts/login/" not in page.url, page.inner_text("main")
 
 
 def test_supplier_picks_the_category_by_typing_and_fixes_errors_from_the_summary(
@@ -38,7 +30,7 @@ def test_supplier_picks_the_category_by_typing_and_fixes_errors_from_the_summary
     make_company(
         owner=chen, country="CN", legal_name="宁波明达保温制品有限公司", original_language="zh-hans"
     )
-    _log_in(page, base, "en", chen)
+    log_in(page, base, chen)
 
     page.goto(f"{base}/en/dashboard/products/create/")
     # The listing is in the company's language unless the supplier says otherwise.
@@ -99,7 +91,7 @@ def test_supplier_quotes_two_volume_prices_as_rows(live_server, page, reference_
     buyer, _company = make_trader(country="NL")
     buying_request = make_request(actor=buyer)
     supplier, supplier_company = make_trader()
-    _log_in(page, base, "en", supplier)
+    log_in(page, base, supplier)
 
     page.goto(f"{base}/en/requests/{buying_request.pk}/quote/")
     page.fill("#id_unit_price", "3.20")

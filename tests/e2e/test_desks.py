@@ -8,22 +8,14 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from tests.e2e.people import log_in
 from tests.e2e.test_accessibility import serious_violations
-from tests.factories.accounts import PASSWORD, make_operator
+from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
 from tradepost.insights.models import ProductViewDay, SearchWordDay
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-
-def _log_in(page, base: str, user, language: str = "en") -> None:
-    page.goto(f"{base}/{language}/accounts/login/")
-    page.fill("#id_username", user.email)
-    page.fill("#id_password", PASSWORD)
-    page.click("main form.stacked button[type=submit]")
-    page.wait_for_load_state()
-    assert "/accounts/login/" not in page.url, page.inner_text("main")
 
 
 def _axe(page) -> dict:
@@ -49,7 +41,7 @@ def test_the_supplier_desk_draws_its_charts(live_server, page, reference_data, l
     ProductViewDay.objects.create(product=product, company=company, day=today, count=12)
     SearchWordDay.objects.create(company=company, word="保温杯", day=today, count=5)
     errors = _watch_errors(page)
-    _log_in(page, live_server.url, owner, language)
+    log_in(page, live_server.url, owner, language)
 
     page.goto(f"{live_server.url}/{language}/accounts/dashboard/")
     page.click(f"a[href='/{language}/dashboard/insights/']")
@@ -79,7 +71,7 @@ def test_without_scripts_the_desk_shows_its_tables_only(live_server, browser, re
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     try:
-        _log_in(page, live_server.url, owner)
+        log_in(page, live_server.url, owner)
         page.goto(f"{live_server.url}/en/dashboard/insights/")
         expect(page.locator("[data-desk-charts]").first).to_be_hidden()
         expect(page.locator("table.desk-table").first).to_be_visible()
@@ -91,7 +83,7 @@ def test_without_scripts_the_desk_shows_its_tables_only(live_server, browser, re
 def test_the_operator_goes_from_the_account_menu_to_the_desk(live_server, page, reference_data):
     operator = make_operator()
     errors = _watch_errors(page)
-    _log_in(page, live_server.url, operator, "zh-hans")
+    log_in(page, live_server.url, operator, "zh-hans")
     page.click("details.account-menu summary")
     page.click("a.operator-link")
     page.wait_for_load_state()

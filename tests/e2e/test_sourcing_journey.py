@@ -12,10 +12,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from tests.factories.accounts import PASSWORD, make_user
+from tests.e2e.people import log_in
+from tests.factories.accounts import make_user
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_company
-from tradepost.accounts.models import User
 from tradepost.catalog.models import Category
 from tradepost.messaging.models import Conversation
 from tradepost.money.models import ExchangeRate
@@ -47,15 +47,6 @@ def open_page(browser):
     yield open_page
     for context in contexts:
         context.close()
-
-
-def _log_in(page, base: str, language: str, user: User) -> None:
-    page.goto(f"{base}/{language}/accounts/login/")
-    page.fill("#id_username", user.email)
-    page.fill("#id_password", PASSWORD)
-    page.click("main form.stacked button[type=submit]")
-    page.wait_for_load_state()
-    assert "/accounts/login/" not in page.url, page.inner_text("main")
 
 
 def _quote(page, *, unit_price: str, currency: str, moq: str, lead_time: str, place: str) -> None:
@@ -117,7 +108,7 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
 
     # The buyer posts the request in English.
     buyer_page = open_page("en-US")
-    _log_in(buyer_page, base, "en", buyer)
+    log_in(buyer_page, base, buyer)
     buyer_page.goto(f"{base}/en/requests/create/")
     buyer_page.fill("#id_title", REQUEST_TITLE)
     buyer_page.select_option("#id_original_language", "en")
@@ -140,7 +131,7 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
     # The Chinese supplier finds it under "Matching requests" in Simplified Chinese, with the
     # reason (its own product), and quotes in yuan.
     chen_page = open_page("zh-CN")
-    _log_in(chen_page, base, "zh-hans", chen)
+    log_in(chen_page, base, chen, "zh-hans")
     chen_page.goto(f"{base}/zh-hans/requests/matching/")
     assert chen_page.locator("html").get_attribute("lang") == "zh-hans"
     card = chen_page.locator("li.request-card").filter(has_text=REQUEST_TITLE)
@@ -156,7 +147,7 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
 
     # The second supplier quotes in dollars from the request page.
     mike_page = open_page("en-US")
-    _log_in(mike_page, base, "en", mike)
+    log_in(mike_page, base, mike)
     mike_page.goto(f"{base}/en/requests/{buying_request.pk}/")
     mike_page.click(f"a[href$='/en/requests/{buying_request.pk}/quote/']")
     mike_page.wait_for_url(f"**/en/requests/{buying_request.pk}/quote/")

@@ -1,20 +1,16 @@
 import pytest
 from django.urls import reverse
 
-from tests.factories.accounts import PASSWORD, make_operator, make_user
+from tests.factories.accounts import make_operator, make_user
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_company
 from tests.factories.messaging import make_conversation, make_parties
+from tests.pages import log_in as _login
 from tradepost.catalog.models import ProductStatus
 from tradepost.messaging.models import Conversation, ConversationRead, Message
 from tradepost.notify.models import Notification
 
 pytestmark = pytest.mark.django_db
-
-
-def _login(client, user):
-    assert client.login(email=user.email, password=PASSWORD)
-    return client
 
 
 def _state():

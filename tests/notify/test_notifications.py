@@ -1,13 +1,9 @@
 """Emails about inquiries and messages, sent through a real SMTP server started by the test
 (aiosmtpd), and the in-app notifications beside them."""
 
-import email
-import email.policy
 import re
-import socket
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from tests.factories.accounts import make_user
 from tests.factories.messaging import make_conversation, make_parties
@@ -19,38 +15,9 @@ from tradepost.notify.models import Notification, NotificationKind, Notification
 pytestmark = pytest.mark.django_db
 
 
-class _Collect:
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        self.messages.append((list(envelope.rcpt_tos), parsed))
-        return "250 OK"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture
-def smtp_server(settings):
-    handler = _Collect()
-    controller = Controller(handler, hostname="127.0.0.1", port=_free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_HOST_USER = ""
-    settings.EMAIL_HOST_PASSWORD = ""
+@pytest.fixture(autouse=True)
+def _site_url(settings):
     settings.SITE_URL = "https://trade.example"
-    try:
-        yield handler
-    finally:
-        controller.stop()
 
 
 def _parts(message):
@@ -65,7 +32,7 @@ def test_inquiry_email_in_each_recipients_language(smtp_server, django_capture_o
     p.supplier_member.save()
     with django_capture_on_commit_callbacks(execute=True):
         conversation = make_conversation(p, message="Need 1000 pcs <b>with logo</b>")
-    by_rcpt = {rcpts[0]: message for rcpts, message in smtp_server.messages}
+    by_rcpt = {r.recipients[0]: r.message for r in smtp_server.messages()}
     assert set(by_rcpt) == {p.supplier_owner.email, p.supplier_member.email}
 
     chinese = by_rcpt[p.supplier_owner.email]
@@ -93,10 +60,10 @@ def test_reply_email_goes_to_the_buyer_side(smtp_server, django_capture_on_commi
     conversation = make_conversation(p)
     with django_capture_on_commit_callbacks(execute=True):
         services.message_send(actor=p.supplier_owner, conversation=conversation, body="OK!")
-    assert sorted(r[0] for r, _m in smtp_server.messages) == sorted(
+    assert sorted(r.recipients[0] for r in smtp_server.messages()) == sorted(
         [p.buyer.email, p.buyer_colleague.email]
     )
-    text, _html = _parts(smtp_server.messages[0][1])
+    text, _html = _parts(smtp_server.messages()[0].message)
     assert "OK!" in text
     assert f"/en/messages/{conversation.pk}/" in text
 
@@ -107,7 +74,9 @@ def test_unsubscribe_link_stops_emails_but_not_notifications(
     p = make_parties()
     with django_capture_on_commit_callbacks(execute=True):
         conversation = make_conversation(p)
-    owner_mail = next(m for r, m in smtp_server.messages if r == [p.supplier_owner.email])
+    owner_mail = next(
+        r.message for r in smtp_server.messages() if r.recipients == [p.supplier_owner.email]
+    )
     text, _html = _parts(owner_mail)
     link = re.search(r"https://trade\.example(/en/messages/unsubscribe/[^/\s]+/)", text)[1]
     # Opening the link (a mail scanner does) changes nothing; confirming does, without login.
@@ -117,10 +86,10 @@ def test_unsubscribe_link_stops_emails_but_not_notifications(
     assert not selectors.wants_message_emails(p.supplier_owner)
     assert selectors.wants_message_emails(p.supplier_member)
 
-    smtp_server.messages.clear()
+    smtp_server.clear()
     with django_capture_on_commit_callbacks(execute=True):
         services.message_send(actor=p.buyer, conversation=conversation, body="Any news?")
-    assert [r for r, _m in smtp_server.messages] == [[p.supplier_member.email]]
+    assert [r.recipients for r in smtp_server.messages()] == [[p.supplier_member.email]]
     assert Notification.objects.filter(recipient=p.supplier_owner).count() == 2
 
 
@@ -147,7 +116,7 @@ def test_no_email_is_sent_when_the_inquiry_is_refused(
     p = make_parties()
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(Exception):
         services.inquiry_send(actor=p.buyer, product=p.product, message="")
-    assert smtp_server.messages == []
+    assert smtp_server.messages() == []
     assert not Notification.objects.exists()
 
 

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.network import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "deploy" / "nginx" / "tradepost.conf"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -25,12 +27,6 @@ pytestmark = pytest.mark.skipif(
     NGINX is None or OPENSSL is None,
     reason="nginx or openssl is not installed (make test installs Debian's nginx-light)",
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _configure(folder: Path, *, upstream: str, http_port: int, https_port: int) -> Path:
@@ -82,7 +78,7 @@ def _dedupe_listens(site: str) -> str:
 
 def test_debians_nginx_accepts_the_shipped_configuration(tmp_path):
     main = _configure(
-        tmp_path, upstream="127.0.0.1:9", http_port=_free_port(), https_port=_free_port()
+        tmp_path, upstream="127.0.0.1:9", http_port=free_port(), https_port=free_port()
     )
     checked = subprocess.run([NGINX, "-t", "-c", str(main)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
@@ -91,7 +87,7 @@ def test_debians_nginx_accepts_the_shipped_configuration(tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_nginx_in_front_of_an_app_node(tmp_path, live_server, settings):
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "trade.example.com"]
-    http_port, https_port = _free_port(), _free_port()
+    http_port, https_port = free_port(), free_port()
     upstream = live_server.url.removeprefix("http://")
     main = _configure(tmp_path, upstream=upstream, http_port=http_port, https_port=https_port)
     server = subprocess.Popen(

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
-from tests.factories.accounts import PASSWORD, make_operator
+from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
 from tests.factories.messaging import make_conversation, make_parties
 from tests.factories.sourcing import make_quotation, make_request
+from tests.pages import log_in as _login
+from tests.pages import page_url as _url
 from tradepost.catalog.models import ProductStatus
 from tradepost.sourcing.models import QuotationStatus, QuoteUsage, RequestStatus
 
@@ -32,15 +33,6 @@ DEADLINE = datetime(_SOON.year, _SOON.month, _SOON.day, tzinfo=UTC)
 DAY_EN = f"{DEADLINE.day} {DEADLINE:%b} {DEADLINE.year}"
 DAY_ZH = f"{DEADLINE.year}年{DEADLINE.month}月{DEADLINE.day}日"
 US_DATE = f"{DEADLINE.month}/{DEADLINE.day}/{DEADLINE.year}"
-
-
-def _url(name, language="en", **kwargs):
-    with translation.override(language):
-        return reverse(name, kwargs=kwargs or None)
-
-
-def _login(client, user):
-    assert client.login(email=user.email, password=PASSWORD)
 
 
 def _request_with_two_quotations():

@@ -6,10 +6,12 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories.accounts import PASSWORD, make_user
+from tests.factories.accounts import make_user
 from tests.factories.catalog import make_category, make_product
 from tests.factories.companies import make_trader
 from tests.factories.sourcing import make_quotation, make_request
+from tests.pages import log_in as _login
+from tests.pages import page_url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_matching_terms")]
 
@@ -17,12 +19,7 @@ LANGUAGES = ["en", "zh-hans", "zh-hant"]
 
 
 def _url(name, language="en", **kwargs):
-    with translation.override(language):
-        return reverse(f"sourcing:{name}", kwargs=kwargs or None)
-
-
-def _login(client, user):
-    assert client.login(email=user.email, password=PASSWORD)
+    return page_url(f"sourcing:{name}", language, **kwargs)
 
 
 def _flask_supplier():

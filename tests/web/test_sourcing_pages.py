@@ -1,12 +1,13 @@
 from datetime import timedelta
 
 import pytest
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
-from tests.factories.accounts import PASSWORD, make_user
+from tests.factories.accounts import make_user
 from tests.factories.companies import make_trader
 from tests.factories.sourcing import make_quotation, make_request
+from tests.pages import log_in as _login
+from tests.pages import page_url
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus, RequestStatus
 
 pytestmark = pytest.mark.django_db
@@ -15,12 +16,7 @@ LANGUAGES = ["en", "zh-hans", "zh-hant"]
 
 
 def _url(name, language="en", **kwargs):
-    with translation.override(language):
-        return reverse(f"sourcing:{name}", kwargs=kwargs or None)
-
-
-def _login(client, user):
-    assert client.login(email=user.email, password=PASSWORD)
+    return page_url(f"sourcing:{name}", language, **kwargs)
 
 
 def tier_rows(*rows, initial=0, deleted=()):

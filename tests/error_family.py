@@ -1,0 +1,55 @@
+"""The error classes of the apps that answer users, as the error-family tests and the API's
+problem-document tests both walk them (docs/adr/0017-one-error-family.md)."""
+
+from __future__ import annotations
+
+from tradepost.accounts import errors as accounts
+from tradepost.catalog import errors as catalog
+from tradepost.companies import errors as companies
+from tradepost.messaging import errors as messaging
+from tradepost.sourcing import errors as sourcing
+
+#: Every exception class an app's `errors` module defines (the demo loader's errors are for
+#: the person running the command, not for users, and stay outside).
+APP_ERRORS = {
+    "accounts": {accounts.AccountError},
+    "catalog": {catalog.ProductError, catalog.ProductNotFound},
+    "companies": {
+        companies.CompanyError,
+        companies.CompanyNotFound,
+        companies.CompanyPermissionDenied,
+    },
+    "messaging": {messaging.MessagingError, messaging.ConversationNotFound, messaging.RateLimited},
+    "sourcing": {
+        sourcing.SourcingError,
+        sourcing.RequestNotFound,
+        sourcing.QuotationNotFound,
+        sourcing.AttachmentNotFound,
+    },
+}
+#: Each app's error class and the codes it is raised with.
+APP_CODES = {
+    "accounts": (accounts.AccountError, accounts.AccountErrorCode),
+    "catalog": (catalog.ProductError, catalog.ProductErrorCode),
+    "companies": (companies.CompanyError, companies.CompanyErrorCode),
+    "messaging": (messaging.MessagingError, messaging.MessagingErrorCode),
+    "sourcing": (sourcing.SourcingError, sourcing.SourcingErrorCode),
+}
+#: The not-found classes, each with what it is raised with.
+NOT_FOUND = {
+    catalog.ProductNotFound: (),
+    sourcing.RequestNotFound: (),
+    sourcing.QuotationNotFound: (),
+    sourcing.AttachmentNotFound: (),
+    companies.CompanyNotFound: (companies.CompanyErrorCode.MEMBER_NOT_FOUND, "No such member."),
+    messaging.ConversationNotFound: (
+        messaging.MessagingErrorCode.NOT_FOUND,
+        "No such conversation.",
+    ),
+}
+#: One instance of each special class of the family.
+SPECIAL_ERRORS = [
+    *(cls(*arguments) for cls, arguments in NOT_FOUND.items()),
+    companies.CompanyPermissionDenied(companies.CompanyErrorCode.PERMISSION_DENIED, "Owners only."),
+    messaging.RateLimited(messaging.MessagingErrorCode.MESSAGE_RATE_LIMIT, "Slow down."),
+]

@@ -89,7 +89,7 @@ def prepare(output: Path, *, seed: int = 7) -> dict[str, Any]:
             category_id, _slug = rng.choice(leaves)
             title = rng.choice(products)[2][:80] or f"Sourcing request {n}"
             sourcing_services.request_create(
-                actor=buyer, fields=_request_fields(rng, category_id, title)
+                actor=buyer, **_request_fields(rng, category_id, title)
             )
     request_ids = list(
         BuyingRequest.objects.filter(created_by__in=buyers).values_list("id", flat=True)

@@ -194,7 +194,7 @@ others = [
     .order_by("pk")[:3]
 ]
 for number in range(3):
-    request = services.request_create(actor=user, fields={
+    request = services.request_create(actor=user, **{
         "title": f"Insulated lunch boxes, lot {number + 1}",
         "description": "<p>Food grade, two compartments.</p>",
         "category_id": leaf.pk, "quantity": "2000", "unit": "pieces",
@@ -202,7 +202,7 @@ for number in range(3):
         "preferred_incoterm": "FOB", "deadline": timezone.now() + timedelta(days=20),
     })
     for supplier in others:
-        services.quotation_submit(actor=supplier, buying_request=request, fields={
+        services.quotation_submit(actor=supplier, buying_request=request, **{
             "unit_price": "2.90", "currency": "USD", "moq": "500", "lead_time_days": 25,
             "incoterm": "FOB", "named_place": "Ningbo", "payment_terms": ["tt"],
             "valid_until": timezone.localdate() + timedelta(days=30), "message": "In stock.",

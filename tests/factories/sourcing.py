@@ -62,7 +62,7 @@ def make_request(*, actor: User | None = None, **overrides: Any) -> BuyingReques
     """A request posted by `actor` (by default the owner of a fresh Dutch company)."""
     if actor is None:
         actor, _company = make_trader(country="NL")
-    return services.request_create(actor=actor, fields=request_fields(**overrides))
+    return services.request_create(actor=actor, **request_fields(**overrides))
 
 
 def make_quotation(
@@ -72,5 +72,5 @@ def make_quotation(
     if actor is None:
         actor, _company = make_trader()
     return services.quotation_submit(
-        actor=actor, buying_request=buying_request, fields=quotation_fields(**overrides)
+        actor=actor, buying_request=buying_request, **quotation_fields(**overrides)
     )

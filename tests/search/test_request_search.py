@@ -89,7 +89,7 @@ def test_filters_category_destination_quantity_and_posted(request_board):
     services.request_update(
         actor=request_board["buyer"],
         buying_request=request_board["pens"],
-        fields={"description": "Blue ink"},
+        **{"description": "Blue ink"},
     )
     apply_outbox()
     assert ids(search(filters=selectors.RequestFilters(posted_within_days=7))) == [

@@ -176,7 +176,7 @@ def test_extending_the_deadline_tells_the_buyer_again_before_the_new_one():
     services.request_update(
         actor=buyer,
         buying_request=request,
-        fields={"deadline": timezone.now() + timedelta(days=5)},
+        **{"deadline": timezone.now() + timedelta(days=5)},
     )
     request.refresh_from_db()
     assert request.expiring_notified_at is None

@@ -33,12 +33,8 @@ def test_two_quotations_for_the_last_slot(race):
     a, _ca = make_trader()
     b, _cb = make_trader()
     results = race(
-        lambda: services.quotation_submit(
-            actor=a, buying_request=request, fields=quotation_fields()
-        ),
-        lambda: services.quotation_submit(
-            actor=b, buying_request=request, fields=quotation_fields()
-        ),
+        lambda: services.quotation_submit(actor=a, buying_request=request, **quotation_fields()),
+        lambda: services.quotation_submit(actor=b, buying_request=request, **quotation_fields()),
     )
     errors = _errors(results)
     assert len(errors) == 1, results
@@ -53,10 +49,10 @@ def test_two_quotations_for_the_last_unit_of_quota(settings, race):
     supplier, company = make_trader()
     results = race(
         lambda: services.quotation_submit(
-            actor=supplier, buying_request=first, fields=quotation_fields()
+            actor=supplier, buying_request=first, **quotation_fields()
         ),
         lambda: services.quotation_submit(
-            actor=supplier, buying_request=second, fields=quotation_fields()
+            actor=supplier, buying_request=second, **quotation_fields()
         ),
     )
     errors = _errors(results)
@@ -72,10 +68,10 @@ def test_two_awards_at_once(race):
     buyer, _company = make_trader(country="NL")
     request = make_request(actor=buyer)
     q1 = services.quotation_submit(
-        actor=make_trader()[0], buying_request=request, fields=quotation_fields()
+        actor=make_trader()[0], buying_request=request, **quotation_fields()
     )
     q2 = services.quotation_submit(
-        actor=make_trader()[0], buying_request=request, fields=quotation_fields()
+        actor=make_trader()[0], buying_request=request, **quotation_fields()
     )
     results = race(
         lambda: services.quotation_award(actor=buyer, quotation=q1),

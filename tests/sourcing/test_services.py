@@ -67,7 +67,7 @@ def test_request_create_stores_clean_fields(settings):
 def test_request_create_refuses_bad_input(overrides, field):
     buyer, _company = make_trader()
     with pytest.raises(SourcingError) as caught:
-        services.request_create(actor=buyer, fields=request_fields(**overrides))
+        services.request_create(actor=buyer, **request_fields(**overrides))
     assert field in caught.value.message_dict
     assert BuyingRequest.objects.count() == 0
 
@@ -75,11 +75,11 @@ def test_request_create_refuses_bad_input(overrides, field):
 def test_request_create_needs_company_and_verified_email():
     loner = make_user()
     with pytest.raises(SourcingError) as caught:
-        services.request_create(actor=loner, fields=request_fields())
+        services.request_create(actor=loner, **request_fields())
     assert caught.value.code == SourcingErrorCode.NO_COMPANY
     unverified = make_user(verified=False)
     with pytest.raises(SourcingError) as caught:
-        services.request_create(actor=unverified, fields=request_fields())
+        services.request_create(actor=unverified, **request_fields())
     assert caught.value.code == SourcingErrorCode.EMAIL_NOT_VERIFIED
     assert BuyingRequest.objects.count() == 0
 
@@ -88,7 +88,7 @@ def test_request_update_before_quotes_changes_anything():
     buyer, _company = make_trader()
     request = make_request(actor=buyer)
     services.request_update(
-        actor=buyer, buying_request=request, fields={"title": "Glass bottles", "quantity": "10"}
+        actor=buyer, buying_request=request, **{"title": "Glass bottles", "quantity": "10"}
     )
     request.refresh_from_db()
     assert request.title == "Glass bottles"
@@ -107,13 +107,13 @@ def test_request_update_after_quotes_limits_fields_and_emails_suppliers(
     mailoutbox.clear()
 
     with pytest.raises(SourcingError) as caught:
-        services.request_update(actor=buyer, buying_request=request, fields={"quantity": "1"})
+        services.request_update(actor=buyer, buying_request=request, **{"quantity": "1"})
     assert caught.value.code == SourcingErrorCode.LOCKED_AFTER_QUOTES
     with pytest.raises(SourcingError):
         services.request_update(
             actor=buyer,
             buying_request=request,
-            fields={"deadline": request.deadline - timedelta(days=1)},
+            **{"deadline": request.deadline - timedelta(days=1)},
         )
     request.refresh_from_db()
     assert request.quantity == Decimal("5000")
@@ -124,7 +124,8 @@ def test_request_update_after_quotes_limits_fields_and_emails_suppliers(
         services.request_update,
         actor=buyer,
         buying_request=request,
-        fields={"description": "<p>Now 750 ml</p>", "deadline": later},
+        description="<p>Now 750 ml</p>",
+        deadline=later,
     )
     request.refresh_from_db()
     assert request.deadline == later
@@ -137,7 +138,7 @@ def test_other_company_cannot_update_or_close():
     request = make_request()
     stranger, _company = make_trader()
     with pytest.raises(SourcingError):
-        services.request_update(actor=stranger, buying_request=request, fields={"title": "Mine"})
+        services.request_update(actor=stranger, buying_request=request, **{"title": "Mine"})
     with pytest.raises(SourcingError):
         services.request_close(actor=stranger, buying_request=request)
     request.refresh_from_db()
@@ -406,7 +407,7 @@ def test_revision_after_decline_is_refused():
     services.quotation_decline(actor=buyer, quotation=first, reason="No")
     with pytest.raises(SourcingError):
         services.quotation_submit(
-            actor=first.created_by, buying_request=request, fields=quotation_fields()
+            actor=first.created_by, buying_request=request, **quotation_fields()
         )
 
 
@@ -416,7 +417,7 @@ def test_revision_on_a_request_closed_meanwhile_is_refused():
     services.request_close(actor=buyer, buying_request=request)
     with pytest.raises(SourcingError) as caught:
         services.quotation_submit(
-            actor=first.created_by, buying_request=stale, fields=quotation_fields(unit_price="1")
+            actor=first.created_by, buying_request=stale, **quotation_fields(unit_price="1")
         )
     assert caught.value.code == SourcingErrorCode.REQUEST_NOT_OPEN
     first.refresh_from_db()

@@ -233,7 +233,7 @@ def list_requests(request: HttpRequest, query: Query[RequestFilterQuery]) -> Row
 @router.post("", response={201: RequestOut}, auth=API_AUTH, summary="Post a buying request")
 def create_request(request: HttpRequest, payload: RequestWrite) -> Status[dict[str, Any]]:
     user = _user(request)
-    created = services.request_create(actor=user, fields=payload.model_dump(exclude_unset=True))
+    created = services.request_create(actor=user, **payload.model_dump(exclude_unset=True))
     created = selectors.access_request(user=user, request_id=created.pk)
     return Status(201, _request_out(created, user=user, own_company_id=created.buyer_id))
 
@@ -314,7 +314,7 @@ def update_request(request: HttpRequest, request_id: int, payload: RequestWrite)
     user = _user(request)
     item = selectors.access_request_for_buyer(user=user, request_id=request_id)
     services.request_update(
-        actor=user, buying_request=item, fields=payload.model_dump(exclude_unset=True)
+        actor=user, buying_request=item, **payload.model_dump(exclude_unset=True)
     )
     item = selectors.access_request_for_buyer(user=user, request_id=request_id)
     return _request_out(item, user=user, own_company_id=item.buyer_id)
@@ -387,7 +387,7 @@ def submit_quotation(
         {"min_quantity": str(t.min_quantity), "unit_price": str(t.unit_price)}
         for t in payload.price_tiers
     ]
-    quotation = services.quotation_submit(actor=user, buying_request=item, fields=fields)
+    quotation = services.quotation_submit(actor=user, buying_request=item, **fields)
     return Status(
         201, _quotation_out(selectors.access_quotation(user=user, quotation_id=quotation.pk))
     )

@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -82,44 +82,53 @@ EXPIRING_NOTICE = timedelta(hours=24)
 #: Requests told per run of the expiring job (the next run takes the rest).
 EXPIRING_BATCH = 500
 
-REQUEST_FIELDS = frozenset(
-    {
-        "title",
-        "description",
-        "original_language",
-        "category_id",
-        "quantity",
-        "unit",
-        "target_unit_price",
-        "target_currency",
-        "destination_country",
-        "destination_port",
-        "preferred_incoterm",
-        "required_certifications",
-        "deadline",
-        "sealed",
-        "reveal_identity",
-    }
-)
+
+class RequestFields(TypedDict, total=False):
+    """What a buyer writes about a buying request: the input of `request_create` and
+    `request_update` (absent keys are left as they are on update). The web form and the API
+    body send these names; tests/test_input_layer.py keeps the three in step."""
+
+    title: str
+    description: str
+    original_language: str
+    category_id: int | str | None
+    quantity: Decimal | int | str | None
+    unit: str
+    target_unit_price: Decimal | int | str | None
+    target_currency: str
+    destination_country: str
+    destination_port: str
+    preferred_incoterm: str
+    required_certifications: list[str] | str
+    deadline: datetime | date | str | None
+    sealed: bool | str | None
+    reveal_identity: bool | str | None
+
+
+REQUEST_FIELDS = frozenset(RequestFields.__annotations__)
 #: What a buyer may still change once quotations have arrived.
 FIELDS_EDITABLE_AFTER_QUOTES = frozenset({"description", "deadline"})
 
-QUOTATION_FIELDS = frozenset(
-    {
-        "unit_price",
-        "currency",
-        "price_tiers",
-        "moq",
-        "lead_time_days",
-        "incoterm",
-        "named_place",
-        "payment_terms",
-        "valid_until",
-        "sample_available",
-        "sample_cost",
-        "message",
-    }
-)
+
+class QuotationFields(TypedDict, total=False):
+    """What a supplier writes in a quotation: the input of `quotation_submit` (a revision
+    sends the whole quotation again). The web form and the API body send these names."""
+
+    unit_price: Decimal | int | str | None
+    currency: str
+    price_tiers: list[dict[str, Any]]
+    moq: Decimal | int | str | None
+    lead_time_days: int | str | None
+    incoterm: str
+    named_place: str
+    payment_terms: list[str]
+    valid_until: date | str | None
+    sample_available: bool | str | None
+    sample_cost: Decimal | int | str | None
+    message: str
+
+
+QUOTATION_FIELDS = frozenset(QuotationFields.__annotations__)
 
 
 def quote_limit_default() -> int:
@@ -221,7 +230,7 @@ assert set(_REQUEST_CLEANERS) == REQUEST_FIELDS
 
 
 def _clean_request_fields(
-    fields: dict[str, Any], *, errors: FieldErrors, now: datetime, partial: bool
+    fields: RequestFields, *, errors: FieldErrors, now: datetime, partial: bool
 ) -> dict[str, Any]:
     """The values to store for the fields given (every field unless `partial`)."""
     for name in sorted(set(fields) - REQUEST_FIELDS):
@@ -265,7 +274,7 @@ def _buyer_company(actor: Any, buyer: Company | None = None) -> Company:
 
 
 @transaction.atomic
-def request_create(*, actor: Any, fields: dict[str, Any]) -> BuyingRequest:
+def request_create(*, actor: Any, **fields: Unpack[RequestFields]) -> BuyingRequest:
     """Post a buying request for the actor's company."""
     buyer = _buyer_company(actor)
     errors = FieldErrors()
@@ -285,7 +294,7 @@ def request_create(*, actor: Any, fields: dict[str, Any]) -> BuyingRequest:
 
 @transaction.atomic
 def request_update(
-    *, actor: Any, buying_request: BuyingRequest, fields: dict[str, Any]
+    *, actor: Any, buying_request: BuyingRequest, **fields: Unpack[RequestFields]
 ) -> BuyingRequest:
     """Change an open request. Once quotations arrived, only the description and a later
     deadline may change, and every quoting supplier is told."""
@@ -485,7 +494,7 @@ _QUOTATION_CLEANERS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
 assert set(_QUOTATION_CLEANERS) == QUOTATION_FIELDS
 
 
-def _clean_quotation_fields(fields: dict[str, Any], errors: FieldErrors) -> dict[str, Any]:
+def _clean_quotation_fields(fields: QuotationFields, errors: FieldErrors) -> dict[str, Any]:
     for name in sorted(set(fields) - QUOTATION_FIELDS):
         errors.add(name, _("Unknown field."))
     cleaned = {
@@ -563,7 +572,7 @@ def _ensure_accepts_quotations(request: BuyingRequest, *, now: datetime) -> None
 
 @transaction.atomic
 def quotation_submit(
-    *, actor: Any, buying_request: BuyingRequest, fields: dict[str, Any]
+    *, actor: Any, buying_request: BuyingRequest, **fields: Unpack[QuotationFields]
 ) -> Quotation:
     """Quote on an open request for the actor's company, or revise its quotation.
 

@@ -128,7 +128,7 @@ def request_create(request: HttpRequest) -> HttpResponse:
     form = BuyingRequestForm(request.POST or None, language=get_language())
     if request.method == "POST" and form.is_valid():
         try:
-            created = services.request_create(actor=request.user, fields=form.service_fields())
+            created = services.request_create(actor=request.user, **form.service_fields())
         except SourcingError as error:
             show_on_form(form, error)
         else:
@@ -171,9 +171,7 @@ def request_update(request: HttpRequest, pk: int) -> HttpResponse:
         if locked and fields.get("deadline") == _initial(buying_request)["deadline"]:
             fields.pop("deadline")
         try:
-            services.request_update(
-                actor=request.user, buying_request=buying_request, fields=fields
-            )
+            services.request_update(actor=request.user, buying_request=buying_request, **fields)
         except SourcingError as error:
             show_on_form(form, error)
         else:
@@ -264,7 +262,7 @@ def quotation_submit(request: HttpRequest, pk: int) -> HttpResponse:
             services.quotation_submit(
                 actor=request.user,
                 buying_request=buying_request,
-                fields=form.service_fields(price_tiers=tiers.tiers()),
+                **form.service_fields(price_tiers=tiers.tiers()),
             )
         except SourcingError as error:
             show_on_form(form, error)

@@ -12,7 +12,7 @@ from tests.api_client import ApiClient
 from tests.factories.accounts import make_operator, make_user
 from tests.factories.catalog import leaf_category
 from tests.factories.companies import add_member, make_trader
-from tests.factories.sourcing import make_quotation, make_request
+from tests.factories.sourcing import make_quotation, make_quoted_request, make_request
 from tradepost.companies.models import Role
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus, RequestStatus
 
@@ -133,13 +133,8 @@ def test_quotation_flow_and_award():
 
 
 def test_supplier_never_sees_another_suppliers_quotation():
-    buyer, _company = make_trader(country="NL")
-    request = make_request(actor=buyer)
-    first, _c1 = make_trader()
-    second, _c2 = make_trader()
-    theirs = make_quotation(request, actor=second)
-    make_quotation(request, actor=first)
-    api = Api(first)
+    _buyer, request, (mine, theirs) = make_quoted_request({}, {})
+    api = Api(mine.created_by)
     missing = api.get("/quotations/999999")
     for response in (
         api.get(f"/quotations/{theirs.pk}"),

@@ -74,3 +74,11 @@ def make_quotation(
     return services.quotation_submit(
         actor=actor, buying_request=buying_request, **quotation_fields(**overrides)
     )
+
+
+def make_quoted_request(*quotes: dict[str, Any]) -> tuple[User, BuyingRequest, list[Quotation]]:
+    """A Dutch buyer's request with one quotation for each mapping of field overrides, each
+    from the owner of a fresh Chinese company (`quotation.created_by`)."""
+    buyer, _company = make_trader(country="NL")
+    buying_request = make_request(actor=buyer)
+    return buyer, buying_request, [make_quotation(buying_request, **fields) for fields in quotes]

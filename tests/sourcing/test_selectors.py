@@ -7,7 +7,7 @@ from django.utils import timezone
 from tests.factories.accounts import make_operator, make_user
 from tests.factories.catalog import make_category
 from tests.factories.companies import make_trader
-from tests.factories.sourcing import make_quotation, make_request
+from tests.factories.sourcing import make_quotation, make_quoted_request, make_request
 from tradepost.money.models import ExchangeRate
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import QuotationNotFound, RequestNotFound
@@ -23,12 +23,8 @@ def test_exchange_rates_are_seeded_with_their_date():
 
 
 def test_quotation_visible_only_to_buyer_and_its_supplier():
-    buyer, _company = make_trader(country="NL")
-    request = make_request(actor=buyer)
-    first_user, _c1 = make_trader()
-    second_user, _c2 = make_trader()
-    first = make_quotation(request, actor=first_user)
-    second = make_quotation(request, actor=second_user)
+    buyer, _request, (first, second) = make_quoted_request({}, {})
+    first_user, second_user = first.created_by, second.created_by
     assert selectors.access_quotation(user=buyer, quotation_id=first.pk) == first
     assert selectors.access_quotation(user=first_user, quotation_id=first.pk) == first
     for user, pk in [

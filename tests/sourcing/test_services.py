@@ -7,7 +7,13 @@ from django.utils import timezone
 
 from tests.factories.accounts import make_user
 from tests.factories.companies import add_member, make_trader
-from tests.factories.sourcing import make_quotation, make_request, quotation_fields, request_fields
+from tests.factories.sourcing import (
+    make_quotation,
+    make_quoted_request,
+    make_request,
+    quotation_fields,
+    request_fields,
+)
 from tradepost.sourcing import services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import (
@@ -318,12 +324,9 @@ def test_closed_or_past_deadline_request_refuses_quotations():
 
 
 def _request_with_two_quotes():
-    buyer, _company = make_trader(country="NL")
-    request = make_request(actor=buyer)
-    first_user, _c1 = make_trader()
-    second_user, _c2 = make_trader()
-    first = make_quotation(request, actor=first_user)
-    second = make_quotation(request, actor=second_user, currency="CNY", unit_price="16")
+    buyer, request, (first, second) = make_quoted_request(
+        {}, {"currency": "CNY", "unit_price": "16"}
+    )
     return buyer, request, first, second
 
 

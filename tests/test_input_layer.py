@@ -15,8 +15,9 @@ from tradepost.api.products import ProductCreate, ProductWrite
 from tradepost.api.sourcing import QuotationWrite, RequestWrite
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.forms import ProductForm
+from tradepost.companies import services as companies_services
 from tradepost.companies.forms import CompanyCreateForm, CompanyProfileForm
-from tradepost.companies.validation import PROFILE_FIELDS
+from tradepost.companies.validation import PROFILE_FIELDS, CompanyFields
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.errors import SourcingError
 from tradepost.sourcing.forms import BuyingRequestForm, PriceTierForm, QuotationForm
@@ -64,6 +65,8 @@ def test_price_tier_rows_carry_what_a_tier_is():
         (sourcing_services.request_create, sourcing_services.RequestFields),
         (sourcing_services.request_update, sourcing_services.RequestFields),
         (sourcing_services.quotation_submit, sourcing_services.QuotationFields),
+        (companies_services.company_create, CompanyFields),
+        (companies_services.company_update, CompanyFields),
     ],
     ids=lambda value: getattr(value, "__name__", ""),
 )

@@ -20,7 +20,7 @@ GOOD = {
 
 def test_create_makes_the_creator_owner():
     user = make_user()
-    company = services.company_create(actor=user, data=GOOD)
+    company = services.company_create(actor=user, **GOOD)
     assert company.slug == "yiwu-star-daily-goods-co-ltd"
     assert company.country == "CN"
     assert company.business_types == ["manufacturer", "trading_company"]
@@ -31,17 +31,17 @@ def test_create_makes_the_creator_owner():
 
 def test_a_person_creates_at_most_one_company():
     user = make_user()
-    services.company_create(actor=user, data=GOOD)
+    services.company_create(actor=user, **GOOD)
     with pytest.raises(CompanyError) as excinfo:
-        services.company_create(actor=user, data={**GOOD, "english_name": "Second"})
+        services.company_create(actor=user, **{**GOOD, "english_name": "Second"})
     assert excinfo.value.code == CompanyErrorCode.ALREADY_IN_COMPANY
     assert Company.objects.count() == 1
 
 
 def test_slug_is_unique():
-    first = services.company_create(actor=make_user(), data=GOOD)
-    second = services.company_create(actor=make_user(), data=GOOD)
-    third = services.company_create(actor=make_user(), data=GOOD)
+    first = services.company_create(actor=make_user(), **GOOD)
+    second = services.company_create(actor=make_user(), **GOOD)
+    third = services.company_create(actor=make_user(), **GOOD)
     assert first.slug == "yiwu-star-daily-goods-co-ltd"
     assert second.slug == "yiwu-star-daily-goods-co-ltd-2"
     assert third.slug == "yiwu-star-daily-goods-co-ltd-3"
@@ -49,7 +49,7 @@ def test_slug_is_unique():
 
 def test_slug_for_a_chinese_only_name_is_readable():
     company = services.company_create(
-        actor=make_user(), data={"legal_name": "深圳市华强电子有限公司", "country": "CN"}
+        actor=make_user(), **{"legal_name": "深圳市华强电子有限公司", "country": "CN"}
     )
     assert company.slug.startswith("company-")
     assert company.slug.isascii()
@@ -57,7 +57,7 @@ def test_slug_for_a_chinese_only_name_is_readable():
 
 def test_slug_falls_back_to_the_legal_name():
     company = services.company_create(
-        actor=make_user(), data={"legal_name": "Rotterdam Imports B.V.", "country": "NL"}
+        actor=make_user(), **{"legal_name": "Rotterdam Imports B.V.", "country": "NL"}
     )
     assert company.slug == "rotterdam-imports-bv"
 
@@ -65,7 +65,7 @@ def test_slug_falls_back_to_the_legal_name():
 def test_profile_language_defaults_to_the_creators_language():
     user = make_user(preferred_language="zh-hant")
     company = services.company_create(
-        actor=user, data={"legal_name": "台灣精密工業股份有限公司", "country": "TW"}
+        actor=user, **{"legal_name": "台灣精密工業股份有限公司", "country": "TW"}
     )
     assert company.original_language == "zh-hant"
 
@@ -106,7 +106,7 @@ BAD_INPUT = [
 def test_create_refuses_bad_input_and_saves_nothing(change, field):
     user = make_user()
     with pytest.raises(CompanyError) as excinfo:
-        services.company_create(actor=user, data={**GOOD, **change})
+        services.company_create(actor=user, **{**GOOD, **change})
     assert excinfo.value.code == CompanyErrorCode.INVALID
     assert field in excinfo.value.message_dict
     assert not Company.objects.exists()
@@ -119,9 +119,7 @@ def test_update_refuses_bad_input_and_changes_nothing(change, field):
     company = make_company(owner=owner, legal_name="Before")
     before = Company.objects.filter(pk=company.pk).values().get()
     with pytest.raises(CompanyError) as excinfo:
-        services.company_update(
-            actor=owner, company=company, data={"legal_name": "After", **change}
-        )
+        services.company_update(actor=owner, company=company, **{"legal_name": "After", **change})
     assert field in excinfo.value.message_dict
     assert Company.objects.filter(pk=company.pk).values().get() == before
 
@@ -131,7 +129,7 @@ def _updated(*changes: dict) -> Company:
     owner = make_user()
     company = make_company(owner=owner)
     for data in changes:
-        services.company_update(actor=owner, company=company, data=data)
+        services.company_update(actor=owner, company=company, **data)
     company.refresh_from_db()
     return company
 
@@ -184,7 +182,7 @@ def test_a_member_cannot_update():
     company = make_company(owner=make_user(), legal_name="Before")
     member = add_member(company, role=Role.MEMBER)
     with pytest.raises(CompanyPermissionDenied):
-        services.company_update(actor=member, company=company, data={"legal_name": "After"})
+        services.company_update(actor=member, company=company, **{"legal_name": "After"})
     company.refresh_from_db()
     assert company.legal_name == "Before"
 

@@ -131,6 +131,6 @@ def company_update(request: HttpRequest, payload: CompanyPatch):
     if membership is None:
         raise not_found(_("You do not belong to a company."))
     company = services.company_update(
-        actor=user, company=membership.company, data=payload.model_dump(exclude_unset=True)
+        actor=user, company=membership.company, **payload.model_dump(exclude_unset=True)
     )
     return _company_out(request, company)

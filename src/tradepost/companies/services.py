@@ -7,9 +7,8 @@ same), runs in one transaction, calls `full_clean()` before saving and queues em
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
+from typing import Any, Unpack
 
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
@@ -36,7 +35,7 @@ from tradepost.companies.selectors import (
     hash_invitation_token,
     invitation_problem,
 )
-from tradepost.companies.validation import clean_company_profile
+from tradepost.companies.validation import CompanyFields, clean_company_profile
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
 from tradepost.notify.services import absolute_url, queue_email
@@ -126,7 +125,7 @@ def _unique_slug(base: str) -> str:
 
 
 @transaction.atomic
-def company_create(*, actor: User, data: Mapping[str, Any]) -> Company:
+def company_create(*, actor: User, **data: Unpack[CompanyFields]) -> Company:
     """Create a company with `actor` as its owner. A person belongs to at most one company."""
     # Lock the actor so two parallel requests cannot both create a company for them.
     User.objects.select_for_update(no_key=True).filter(pk=actor.pk).first()
@@ -159,7 +158,7 @@ def company_create(*, actor: User, data: Mapping[str, Any]) -> Company:
 
 
 @transaction.atomic
-def company_update(*, actor: User, company: Company, data: Mapping[str, Any]) -> Company:
+def company_update(*, actor: User, company: Company, **data: Unpack[CompanyFields]) -> Company:
     """Change the profile fields present in `data` (owner, admin or operator)."""
     _require_manager(actor, company)
     fields = clean_company_profile(data, partial=True)

@@ -8,7 +8,7 @@ half saved.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
@@ -31,24 +31,31 @@ CERTIFICATION_MAX = 60
 CERTIFICATIONS_MAX_COUNT = 20
 YEAR_MIN = 1800
 
-#: The fields a company's managers may edit.
-PROFILE_FIELDS = (
-    "legal_name",
-    "english_name",
-    "original_language",
-    "business_types",
-    "country",
-    "province",
-    "city",
-    "year_established",
-    "employee_range",
-    "main_markets",
-    "main_products",
-    "certifications",
-    "export_share",
-    "website",
-    "description",
-)
+
+class CompanyFields(TypedDict, total=False):
+    """What a company's managers write about it: the input of `company_create` and
+    `company_update` (absent keys are left as they are on update). The web form and the API
+    body send these names; tests/test_input_layer.py keeps the three in step."""
+
+    legal_name: str
+    english_name: str
+    original_language: str
+    business_types: list[str] | str
+    country: str
+    province: str
+    city: str
+    year_established: int | str | None
+    employee_range: str
+    main_markets: list[str] | str
+    main_products: str
+    certifications: list[str] | str
+    export_share: int | str | None
+    website: str
+    description: str
+
+
+#: The fields a company's managers may edit, in the order forms show them.
+PROFILE_FIELDS = tuple(CompanyFields.__annotations__)
 REQUIRED_FIELDS = ("legal_name", "country")
 
 _WEBSITE_VALIDATOR = URLValidator(schemes=["http", "https"])

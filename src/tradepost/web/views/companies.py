@@ -77,7 +77,7 @@ def create(request: AuthenticatedRequest) -> HttpResponse:
     form = CompanyCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.company_create(actor=request.user, data=form.cleaned_data)
+            services.company_create(actor=request.user, **form.cleaned_data)
         except CompanyError as exc:
             show_on_form(form, exc)
         else:
@@ -98,7 +98,7 @@ def profile(request: AuthenticatedRequest) -> HttpResponse:
     form = CompanyProfileForm(request.POST or None, initial=CompanyProfileForm.initial_for(company))
     if request.method == "POST" and form.is_valid():
         try:
-            services.company_update(actor=request.user, company=company, data=form.cleaned_data)
+            services.company_update(actor=request.user, company=company, **form.cleaned_data)
         except CompanyError as exc:
             show_on_form(form, exc)
         else:

@@ -166,3 +166,54 @@ def test_demo_needs_the_category_tree(category_tree, monkeypatch):
     with pytest.raises(CommandError, match="category tree is empty"):
         run_demo(*SMALL)
     assert not User.objects.exists()
+
+
+def test_the_demo_suppliers_desk_shows_twelve_weeks_of_views_and_search_words(loaded):
+    """A new user who signs in as the demo supplier sees numbers on the supplier desk, not
+    empty charts: the demo counts views and search words through the insights app."""
+    from tradepost.insights.models import ProductViewDay, SearchWordDay
+    from tradepost.insights.selectors import supplier_desk
+
+    supplier = Membership.objects.select_related("company").get(user__email="supplier@demo.example")
+    desk = supplier_desk(company=supplier.company)
+    assert desk.total_views > 0
+    assert sum(week.views > 0 for week in desk.weeks) >= 10  # the weeks have numbers, not one
+    assert len(desk.top_words) >= 5 and all(word.impressions > 0 for word in desk.top_words)
+    # The words of its own listings, Chinese ones among them.
+    keywords = " ".join(supplier.company.products.values_list("keywords", flat=True)).lower()
+    assert all(word.word in keywords for word in desk.top_words)
+    assert any("\u4e00" <= word.word[0] <= "\u9fff" for word in desk.top_words)
+    # Every supplier has some; the rows stay per week (a full demo writes thousands, not
+    # one a listing and day).
+    assert (
+        ProductViewDay.objects.values("company").distinct().count()
+        == Company.objects.filter(products__isnull=False).distinct().count()
+    )
+    assert ProductViewDay.objects.count() <= Product.objects.count() * 12
+    assert SearchWordDay.objects.count() <= Company.objects.count() * 10 * 12
+
+    client = Client()
+    assert client.login(email="supplier@demo.example", password=demo_password("supplier"))
+    html = client.get("/en/dashboard/insights/").content.decode()
+    assert "No search has shown your listings" not in html
+    assert f'<span class="stat-value">{desk.total_views:,}</span>' in html
+
+
+def test_the_demo_counters_follow_the_seed(category_tree):
+    from datetime import date
+
+    from tradepost.demo.counters import plan_counters
+
+    plan = build_plan(
+        seed=DEFAULT_SEED,
+        companies=12,
+        products=60,
+        vocab=load_vocabulary(),
+        leaves=leaf_categories(),
+    )
+    today = date(2026, 12, 17)
+    first = plan_counters(seed=DEFAULT_SEED, products=plan.products, today=today)
+    assert first == plan_counters(seed=DEFAULT_SEED, products=plan.products, today=today)
+    assert first != plan_counters(seed=DEFAULT_SEED + 1, products=plan.products, today=today)
+    assert first.views and first.words
+    assert all(day <= today and count > 0 for _index, day, count in first.views)

@@ -25,7 +25,8 @@ PHONE = {"width": 390, "height": 844}
 
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 HEADER_HEIGHT = "() => document.querySelector('.site-header').getBoundingClientRect().height"
-HEADER_ROW_TOPS = """() => [...document.querySelectorAll('.header-row > *')]
+# The header row's pieces (the menu's content lies in the row on wide screens).
+HEADER_ROW_TOPS = """() => [...document.querySelectorAll('.header-row > *, .site-menu > *')]
     .filter(e => e.getBoundingClientRect().height > 0)
     .map(e => Math.round(e.getBoundingClientRect().top))"""
 # Width the placeholder needs against the room the search box gives it.

@@ -5,12 +5,21 @@ page answered from the public cache."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished
+from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
 
 from tests.factories.catalog import make_product
 from tests.factories.companies import add_member, make_trader
-from tradepost.insights.counting import MARKER, is_robot
+from tradepost.insights.counting import (
+    MARKER,
+    CountingMiddleware,
+    is_robot,
+    mark_product_view,
+)
 from tradepost.insights.models import ProductViewDay, SearchWordDay
 from tradepost.insights.services import counters_prune, search_impressions_record
 from tradepost.search.analysis import query_words
@@ -186,3 +195,43 @@ def test_views_wait_in_the_process_tally_and_are_written_together(settings):
     assert _views(product) == 3
     assert ProductViewDay.objects.get(product=product).count == 3
     assert counters_flush() == 0  # the tally was emptied
+
+
+def _counting_middleware(product):
+    """The middleware around a view that answers a page marked as a view of `product`."""
+
+    def view(request):
+        response = HttpResponse("a product page")
+        mark_product_view(response, product_id=product.pk, company_id=product.company_id)
+        return response
+
+    return CountingMiddleware(view)
+
+
+def _request(rf):
+    request = rf.get("/en/products/1-flask/", HTTP_USER_AGENT=BROWSER)
+    request.user = AnonymousUser()
+    return request
+
+
+def test_a_view_is_counted_when_the_server_finishes_the_request_and_only_once(rf):
+    product = make_product()
+    middleware = _counting_middleware(product)
+    response = middleware(_request(rf))
+    assert MARKER not in response.headers
+    assert _views(product) == 0  # not while the response is being sent
+    # What a WSGI server's call to close() sends, through Django's public signal.
+    request_finished.send(sender=WSGIHandler)
+    assert _views(product) == 1
+    response.close()  # sends the signal again: still one view
+    request_finished.send(sender=WSGIHandler)
+    assert _views(product) == 1
+
+
+def test_a_response_never_closed_leaves_nothing_for_the_next_request(rf):
+    product = make_product()
+    _counting_middleware(product)(_request(rf))  # its response is never closed
+    other = _counting_middleware(product)
+    other.get_response = lambda request: HttpResponse("a page nobody counts")
+    other(_request(rf)).close()
+    assert _views(product) == 0

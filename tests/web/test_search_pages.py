@@ -398,3 +398,23 @@ def test_query_count_is_bounded(client, search_catalogue, django_assert_max_num_
     assert response.status_code == 200
     with django_assert_max_num_queries(4):
         client.get(URL, {"q": "drinkware", "tab": "companies"})
+
+
+def _expansions(html: str) -> list[str]:
+    return re.findall(r'class="expansion"[^>]*>([^<]*)</span>', html)
+
+
+def test_the_expansions_are_shown_in_the_pages_chinese_script(client, search_catalogue):
+    """The glossary keeps its words in Simplified Chinese; a Traditional page shows them
+    converted (OpenCC), a Simplified or English page as they are."""
+    from tradepost.core.chinese_scripts import convert_script
+
+    query = {"q": "stainless steel vacuum flask"}
+    kept = _expansions(client.get(URL, query).content.decode())
+    assert any(re.search(r"[\u4e00-\u9fff]", label) for label in kept)
+    assert _expansions(client.get("/zh-hans/search/", query).content.decode()) == kept
+    traditional = _expansions(client.get("/zh-hant/search/", query).content.decode())
+    assert traditional == [
+        convert_script(label, written_in="zh-hans", reader="zh-hant") for label in kept
+    ]
+    assert traditional != kept  # 保温瓶 is 保溫瓶 in Traditional script

@@ -29,6 +29,7 @@ from tradepost.catalog.models import (
 from tradepost.companies.models import Company, Membership, Role
 from tradepost.core.database import refresh_planner_statistics
 from tradepost.core.html import sanitize_html
+from tradepost.demo.counters import plan_counters
 from tradepost.demo.errors import DemoError, DemoErrorCode
 from tradepost.demo.generator import (
     DEMO_LOGIN_EMAILS,
@@ -49,6 +50,7 @@ from tradepost.demo.sourcing import (
     plan_sourcing,
 )
 from tradepost.demo.vocabulary import load_vocabulary
+from tradepost.insights.services import counters_add
 from tradepost.messaging.models import Conversation, ConversationRead, Message
 from tradepost.messaging.services import body_fingerprint
 from tradepost.notify.models import Notification, NotificationKind
@@ -225,6 +227,24 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[Re
 
     people = [owners[spec.owner.email] for spec in plan.companies]
     _write_sourcing(requests, companies=companies, people=people, now=now)
+    _write_counters(plan, companies=companies, product_rows=product_rows, now=now)
+
+
+def _write_counters(
+    plan: DemoPlan, *, companies: list[Company], product_rows: list[Product], now: datetime
+) -> None:
+    """The supplier desk's weeks of product views and search words (`demo.counters`),
+    written through the insights app's own service."""
+    counters = plan_counters(seed=plan.seed, products=plan.products, today=timezone.localdate(now))
+    counters_add(
+        views=[
+            (product_rows[index].pk, product_rows[index].company_id, day, count)
+            for index, day, count in counters.views
+        ],
+        words=[
+            (companies[index].pk, word, day, count) for index, word, day, count in counters.words
+        ],
+    )
 
 
 def _write_users(plan: DemoPlan, *, now: datetime) -> dict[str, User]:

@@ -4,9 +4,11 @@ A page that should be counted says so on its response with a marker header
 (`mark_product_view`, `mark_search_impressions`). `CountingMiddleware`, which sits above the
 public page cache, takes the marker off every response (a cached answer carries the marker
 it was stored with, so a page answered from the cache is counted too) and, unless the visitor
-is a robot or a member of the company shown, adds to the day's counters in a callback that
-runs when the server closes the response, after its last byte was handed over: a tally in
-the process's memory, written every few seconds in one transaction (`insights.services`).
+is a robot or a member of the company shown, adds to the day's counters once the server has
+closed the response, after its last byte was handed over (Django's `request_finished` signal,
+which the WSGI server's call to `close()` sends in the thread that served the request; the
+count waiting for it is kept in a context variable): a tally in the process's memory, written
+every few seconds in one transaction (`insights.services`).
 
 Nothing about the visitor is kept: not the user, the address, a cookie or the whole query;
 only (product, day) and (company, word, day) counts.
@@ -17,9 +19,12 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
+from typing import Any
 from urllib.parse import quote, unquote
 
 from django.conf import settings
+from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse
 
 from tradepost.companies.selectors import acting_company_id
@@ -38,6 +43,12 @@ ROBOT = re.compile(
     r"lighthouse|pagespeed|phantomjs|monitor|uptime|python|curl|wget|httpclient|okhttp|"
     r"java/|go-http|libwww|scrapy|axios|node-fetch",
     re.IGNORECASE,
+)
+
+
+#: The count the request being served makes once its response is closed: (request, marker).
+_pending: ContextVar[tuple[HttpRequest, str] | None] = ContextVar(
+    "tradepost_insights_pending", default=None
 )
 
 
@@ -89,8 +100,12 @@ class CountingMiddleware:
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
+        request_finished.connect(count_finished_request, dispatch_uid=__name__)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        # Nothing waits from an earlier request served by this thread whose response was
+        # never closed.
+        _pending.set(None)
         response = self.get_response(request)
         marker = response.headers.get(MARKER)
         if marker is not None:
@@ -102,15 +117,20 @@ class CountingMiddleware:
             and settings.TRADEPOST_INSIGHTS_COUNTING
             and not is_robot(request.META.get("HTTP_USER_AGENT", ""))
         ):
-            # Django's response runs its closers when the server closes it, after the body
-            # has gone out (the test client closes it too); a failure is logged, never shown.
-            response._resource_closers.append(  # type: ignore[attr-defined]
-                lambda: _count_safely(request, marker)
-            )
+            # Counted by `count_finished_request` when the server closes the response, after
+            # the body has gone out (the test client closes it too).
+            _pending.set((request, marker))
         return response
 
 
-def _count_safely(request: HttpRequest, marker: str) -> None:
+def count_finished_request(sender: Any, **kwargs: Any) -> None:
+    """The receiver of `request_finished`: counts what the request whose response was just
+    closed is waiting for, once; a failure is logged, never shown."""
+    pending = _pending.get()
+    if pending is None:
+        return
+    _pending.set(None)
+    request, marker = pending
     try:
         _count(request, marker)
     except Exception:

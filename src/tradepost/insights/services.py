@@ -122,13 +122,28 @@ def tally_search_impressions(*, company_ids: Iterable[int], words: Iterable[str]
 
 
 def counters_flush() -> int:
-    """Write this process's tally in one transaction, in key order (two processes writing
-    the same rows lock them in the same order); answers the number of rows written."""
+    """Write this process's tally in one transaction; answers the number of rows written."""
     views, words = _tally.take()
-    if not views and not words:
+    return counters_add(
+        views=[(*key, n) for key, n in views.items()],
+        words=[(*key, n) for key, n in words.items()],
+    )
+
+
+def counters_add(
+    *,
+    views: Iterable[tuple[int, int, date, int]] = (),
+    words: Iterable[tuple[int, str, date, int]] = (),
+) -> int:
+    """Add counts to the daily counters in one transaction: (product, company, day, views)
+    and (company, word, day, searches) rows, a row to its day's counter. Written in key order
+    (two processes writing the same rows lock them in the same order). What a process's tally
+    writes, and what the demo marketplace loads for its past weeks; answers the number of rows
+    written."""
+    view_rows = sorted(views)
+    word_rows = sorted(row for row in words if row[1] and len(row[1]) <= WORD_MAX_LENGTH)
+    if not view_rows and not word_rows:
         return 0
-    view_rows = [(*key, n) for key, n in sorted(views.items())]
-    word_rows = [(*key, n) for key, n in sorted(words.items())]
     with transaction.atomic():
         if view_rows:
             _add_views(view_rows)

@@ -1,5 +1,6 @@
-"""Template tags for multilingual pages: hreflang alternates, the canonical URL, and the
-language of a glossary term shown as it is.
+"""Template tags for multilingual pages: hreflang alternates, the canonical URL, the language
+of a glossary term shown as it is and in the reader's Chinese script, and a moment (a date
+with its time) in the viewer's language.
 
 The x-default alternate is the URL without a language prefix: it redirects each visitor to
 their language. Both keep a `page` number above 1 (each page of a list is its own document)
@@ -9,11 +10,18 @@ and drop every other query parameter (sorts and filters are not separate documen
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
+from babel.dates import format_date, format_time, get_datetime_format
 from django import template
 from django.conf import settings
 from django.http import HttpRequest
 from django.urls import translate_url
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from tradepost.core.chinese_scripts import SIMPLIFIED, convert_script
+from tradepost.core.languages import babel_date_locale, normalise_ui_language
 
 register = template.Library()
 
@@ -26,6 +34,36 @@ def term_language(term: str) -> str:
     """The `lang` of a term of the bilingual glossary shown as it is (the search's "also
     searched" words): "en" without a Chinese character, "" (the page's) with one."""
     return "" if HAN.search(term or "") else "en"
+
+
+@register.filter
+def in_reader_script(term: str) -> str:
+    """A glossary term (kept in Simplified Chinese, the search's normal form) in the page's
+    script: converted to Traditional on zh-Hant pages, as it is elsewhere."""
+    language = normalise_ui_language(get_language())
+    return convert_script(term or "", written_in=SIMPLIFIED, reader=language)
+
+
+def format_moment(value: datetime, language: str) -> str:
+    """A moment in the site's time zone, in `language`: its day as the `day` filter writes it
+    and its time to the minute, joined as the language joins them ("17 Dec 2026, 2:05 pm",
+    "2026年12月17日 14:05")."""
+    if timezone.is_aware(value):
+        value = timezone.localtime(value)
+    locale = babel_date_locale(language)
+    day = format_date(value.date(), "medium", locale=locale)
+    time = format_time(value.time(), "short", locale=locale)
+    pattern = str(get_datetime_format("medium", locale=locale))  # "{1}, {0}": day, time
+    return pattern.replace("{1}", day).replace("{0}", time)
+
+
+@register.filter
+def moment(value: datetime | None) -> str:
+    """A date with its time (a message sent, a token last used) in the viewer's language; a
+    date alone goes through `day` (tradepost_catalog)."""
+    if not value:
+        return ""
+    return format_moment(value, normalise_ui_language(get_language()))
 
 
 def _page_suffix(request: HttpRequest) -> str:

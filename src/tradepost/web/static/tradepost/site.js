@@ -5,7 +5,9 @@
      focus, so pages where nobody searches pay nothing for it;
    - a <details data-open-wide> (the search filters) opens on wide screens, where it sits
      beside the results; narrow screens keep it closed, after which the results come first;
-   - an open account menu closes when one clicks elsewhere or presses Escape. */
+   - an open account menu closes when one clicks elsewhere or presses Escape;
+   - the header's menu (a popover below 960px, opened without a script) closes when the window
+     grows wide enough to show its content in the header row. */
 (function () {
   "use strict";
 
@@ -44,4 +46,13 @@
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") { closeMenus(null); }
   });
+
+  var siteMenu = document.getElementById("site-menu");
+  if (siteMenu && siteMenu.hidePopover && window.matchMedia) {
+    var wide = window.matchMedia("(min-width: 960px)");
+    var closeSiteMenu = function () {
+      if (wide.matches && siteMenu.matches(":popover-open")) { siteMenu.hidePopover(); }
+    };
+    if (wide.addEventListener) { wide.addEventListener("change", closeSiteMenu); }
+  }
 })();

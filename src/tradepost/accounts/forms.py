@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from tradepost.accounts import services
 from tradepost.accounts.tokens import TOKEN_NAME_MAX_LENGTH
 from tradepost.core.languages import normalise_ui_language
+from tradepost.money.display import UNKNOWN_CHOICE, display_currency_options
 
 
 class EmailAuthenticationForm(AuthenticationForm):
@@ -73,11 +74,28 @@ class SettingsForm(forms.Form):
         help_text=_("Emails from Tradepost are written in this language."),
     )
 
+    display_currency = forms.ChoiceField(
+        label=_("Show prices in"),
+        choices=(),
+        required=False,
+        help_text=_(
+            "Prices in another currency are shown converted into this one, approximately, "
+            "beside the supplier's own price."
+        ),
+        error_messages={"invalid_choice": UNKNOWN_CHOICE},
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         field = self.fields["preferred_language"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = _language_choices()
+        currency = self.fields["display_currency"]
+        assert isinstance(currency, forms.ChoiceField)
+        currency.choices = [
+            ("", _("The usual currency of the page's language")),
+            *display_currency_options(names_in=normalise_ui_language(get_language())),
+        ]
 
 
 class EmailChangeForm(forms.Form):

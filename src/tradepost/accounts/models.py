@@ -34,6 +34,10 @@ class User(AbstractBaseUser, PermissionsMixin):
     preferred_language = models.CharField(
         _("preferred language"), max_length=10, default="en", blank=True
     )
+    #: The currency prices are shown in (beside the listed price): a code of the exchange-rate
+    #: table, "listed" for none, or blank for the default of the page's language
+    #: (`tradepost.money.display`).
+    display_currency = models.CharField(_("display currency"), max_length=8, default="", blank=True)
     email_verified_at = models.DateTimeField(_("email verified at"), null=True, blank=True)
     is_staff = models.BooleanField(_("operator"), default=False)
     is_active = models.BooleanField(_("active"), default=True)

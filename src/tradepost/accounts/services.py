@@ -31,6 +31,7 @@ from tradepost.accounts.selectors import is_operator
 from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.core.cache import cache_unavailable
 from tradepost.core.languages import normalise_ui_language
+from tradepost.money.display import UNKNOWN_CHOICE, display_choice
 from tradepost.notify.services import absolute_url, queue_email
 
 FULL_NAME_MAX_LENGTH = 120
@@ -248,11 +249,33 @@ def email_verify(*, token: str) -> User:
 
 
 @transaction.atomic
-def user_settings_update(*, user: User, full_name: str, preferred_language: str) -> User:
+def user_settings_update(
+    *, user: User, full_name: str, preferred_language: str, display_currency: str | None = None
+) -> User:
+    """Save the person's settings; `display_currency` None leaves that choice as it is."""
     user.full_name = _clean_full_name(full_name)
     user.preferred_language = normalise_ui_language(preferred_language)
     _full_clean(user, exclude=["password", "email"])
     user.save(update_fields=["full_name", "preferred_language"])
+    if display_currency is not None:
+        user_display_currency_set(user=user, display_currency=display_currency)
+    return user
+
+
+@transaction.atomic
+def user_display_currency_set(*, user: User, display_currency: str) -> User:
+    """Keep the currency `user` wants prices shown in: a code the exchange-rate table knows,
+    "listed" (as each listing is priced) or "" (the default of the page's language)."""
+    choice = "" if display_currency == "" else display_choice(display_currency)
+    if choice is None:
+        raise AccountError(
+            AccountErrorCode.INVALID,
+            str(UNKNOWN_CHOICE),
+            field="display_currency",
+        )
+    if user.display_currency != choice:
+        user.display_currency = choice
+        user.save(update_fields=["display_currency"])
     return user
 
 

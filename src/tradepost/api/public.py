@@ -6,13 +6,13 @@ Lists of companies and products are paged like every list of the API: `page` and
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from ninja import Path, Query, Router, Schema
+from ninja import Field, Path, Query, Router, Schema
 
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found, validation_problem
@@ -34,11 +34,17 @@ from tradepost.catalog.selectors import (
 )
 from tradepost.companies.models import BusinessType, Company
 from tradepost.core.countries import is_country
+from tradepost.core.currencies import currency_digits
 from tradepost.core.numbers import decimal_text
+from tradepost.money.display import AS_LISTED, converted_price, display_currencies
 
 router = Router(tags=["public"])
 
 MAX_ID = 2**63 - 1
+CURRENCY_PARAMETER = (
+    "Also give each price converted into this currency (ISO 4217, one the site has an "
+    "exchange rate for), in `terms.converted`"
+)
 
 
 # --- schemas ------------------------------------------------------------------------------
@@ -104,12 +110,25 @@ class PublicAttribute(Schema):
     value: str
 
 
+class PublicConvertedPrice(Schema):
+    price_min: str | None
+    price_max: str | None
+    currency: str
+    rates_as_of: date
+
+
 class PublicTerms(Schema):
     moq: str
     moq_unit: str
     price_min: str | None
     price_max: str | None
     currency: str
+    converted: PublicConvertedPrice | None = Field(
+        None,
+        description="With `?currency=`: the price in that currency, approximately, by the "
+        "site's exchange rates of `rates_as_of`; null when the listing is priced in it, has no "
+        "price or the table lacks a rate for its currency.",
+    )
     incoterms: list[str]
     port_of_loading: str
     payment_terms: list[str]
@@ -196,7 +215,34 @@ def _company(request: HttpRequest, company: Company) -> dict[str, Any]:
     }
 
 
-def _product(request: HttpRequest, product: Product) -> dict[str, Any]:
+def _display_currency(currency: str | None) -> str:
+    """The `currency` parameter as a code of the exchange-rate table; AS_LISTED when absent."""
+    if currency is None or currency == "":
+        return AS_LISTED
+    code = currency.strip().upper()
+    if code not in display_currencies():
+        raise validation_problem(
+            {"currency": [_("Not a currency this site knows (ISO 4217 codes such as USD, EUR).")]}
+        )
+    return code
+
+
+def _converted(product: Product, display: str) -> dict[str, Any] | None:
+    converted = converted_price(
+        product.price_min, product.price_max, currency=product.currency, display=display
+    )
+    if converted is None:
+        return None
+    digits = currency_digits(converted.currency)
+    return {
+        "price_min": decimal_text(converted.low, min_decimals=digits),
+        "price_max": decimal_text(converted.high, min_decimals=digits),
+        "currency": converted.currency,
+        "rates_as_of": converted.as_of,
+    }
+
+
+def _product(request: HttpRequest, product: Product, display: str = AS_LISTED) -> dict[str, Any]:
     company = product.company
     images = []
     for image in product.images.all():
@@ -239,6 +285,7 @@ def _product(request: HttpRequest, product: Product) -> dict[str, Any]:
             "price_min": decimal_text(product.price_min, min_decimals=2),
             "price_max": decimal_text(product.price_max, min_decimals=2),
             "currency": product.currency,
+            "converted": _converted(product, display),
             "incoterms": incoterm_codes(product.incoterms),
             "port_of_loading": product.port_of_loading,
             "payment_terms": [str(t) for t in product.payment_terms or [] if isinstance(t, str)],
@@ -320,8 +367,10 @@ def list_products(
     category: str | None = Query(None, max_length=120, description="Category slug (subtree)"),
     country: str | None = Query(None, max_length=10, description="Supplier's country"),
     company: str | None = Query(None, max_length=80, description="Supplier's slug"),
+    currency: str | None = Query(None, max_length=3, description=CURRENCY_PARAMETER),
 ) -> Rows:
     """Published products, newest first, with their translations, images and terms."""
+    display = _display_currency(currency)
     code = _country_filter(country)
     category_obj = None
     if category:
@@ -340,13 +389,18 @@ def list_products(
         company_id = company_obj.pk
     return Rows(
         api_products(category=category_obj, country=code, company_id=company_id),
-        render=lambda product: _product(request, product),
+        render=lambda product: _product(request, product, display),
     )
 
 
 @router.get("/products/{product_id}", response=PublicProduct, summary="One published product")
-def get_product_detail(request: HttpRequest, product_id: int = Path(..., ge=1, le=MAX_ID)):
+def get_product_detail(
+    request: HttpRequest,
+    product_id: int = Path(..., ge=1, le=MAX_ID),
+    currency: str | None = Query(None, max_length=3, description=CURRENCY_PARAMETER),
+):
+    display = _display_currency(currency)
     product = api_products().filter(pk=product_id).first()
     if product is None:
         raise not_found(_("There is no published product with this id."))
-    return _product(request, product)
+    return _product(request, product, display)

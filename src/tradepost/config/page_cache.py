@@ -3,7 +3,8 @@
 Most requests to a marketplace are visitors reading the same pages: the home page, product,
 company and category pages, the request board, search results. For a visitor who is not
 signed in (no session cookie, no pending messages, no API token) these pages are the same
-for everyone who asks for the same address, so the first answer is kept in the shared cache
+for everyone who asks for the same address with the same display currency (the cookie
+`tradepost.web.display_currency` keeps), so the first answer is kept in the shared cache
 (Redis where REDIS_URL is set) for TRADEPOST_PAGE_CACHE_SECONDS (30 by default; 0 turns it
 off) and given to the next visitors without running the view. Signed-in people always get a
 fresh page, so a supplier sees an edit at once; a visitor may see it up to that many seconds
@@ -11,7 +12,8 @@ later.
 
 Only pages named in CACHEABLE are kept, only a 200 HTML answer that sets no cookie, and never
 one that says `Cache-Control: private` or `no-store`. The language is part of the address
-(/en/, /zh-hans/, /zh-hant/), so the key is the host and the full path with its query.
+(/en/, /zh-hans/, /zh-hant/), so the key is the host, the full path with its query and the
+display-currency cookie.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import get_max_age
+
+from tradepost.web.display_currency import COOKIE_NAME as DISPLAY_CURRENCY_COOKIE
 
 #: URL names (namespace:name) of the public pages that may be cached.
 CACHEABLE = frozenset(
@@ -72,7 +76,9 @@ def _cacheable_address(request: HttpRequest) -> bool:
 
 
 def page_key(request: HttpRequest) -> str:
-    address = f"{request.get_host()}{request.get_full_path()}"
+    # The prices are shown in the currency the visitor's cookie names: one copy per choice.
+    currency = request.COOKIES.get(DISPLAY_CURRENCY_COOKIE, "")
+    address = f"{request.get_host()}{request.get_full_path()}\n{currency}"
     digest = hashlib.sha256(address.encode("utf-8", "surrogatepass")).hexdigest()
     return f"page:{KEY_VERSION}:{digest}"
 

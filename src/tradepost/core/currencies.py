@@ -6,6 +6,7 @@ from functools import cache
 
 import pycountry
 from babel import Locale
+from babel.numbers import get_currency_precision
 
 from tradepost.core.languages import babel_locale
 
@@ -19,6 +20,14 @@ COMMON_CURRENCIES = ["USD", "EUR", "CNY", "HKD", "TWD", "JPY", "GBP", "VND", "TR
 
 def is_currency(code: str) -> bool:
     return (code or "").upper() in CURRENCY_CODES
+
+
+def currency_digits(code: str) -> int:
+    """The decimals the currency is written with (2 for USD and EUR, 0 for JPY and KRW)."""
+    try:
+        return int(get_currency_precision((code or "").upper()))
+    except (KeyError, ValueError, TypeError):  # an unknown code: two decimals
+        return 2
 
 
 @cache

@@ -6,16 +6,27 @@ batch of changes (`refresh_rates`), so a rate the operator edits reaches every d
 edit re-queues (`tradepost.money.services.exchange_rate_set`). A currency missing from the
 table leaves a listing without a dollar price: no price filter matches it and it sorts after
 priced listings.
+
+Pages read the whole table with its dates (`rate_table`) to show prices in the viewer's display
+currency (`tradepost.money.display`) and to compare quotations; this process keeps it for
+TABLE_SECONDS, so a page costs no query for it, and a rate changed through the service is seen
+at once in the process that changed it and within TABLE_SECONDS in the others.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
+from datetime import date
 from decimal import Decimal
 
 from tradepost.money.models import ExchangeRate
 
+#: Seconds a process keeps the table it read for the pages (`rate_table`).
+TABLE_SECONDS = 60.0
+
 _snapshot: dict[str, Decimal] | None = None
+_table: tuple[float, dict[str, ExchangeRate]] | None = None
 
 
 def refresh_rates() -> dict[str, Decimal]:
@@ -26,9 +37,22 @@ def refresh_rates() -> dict[str, Decimal]:
 
 
 def forget_rates() -> None:
-    """Drop this process's snapshot; the next conversion reads the table."""
-    global _snapshot
+    """Drop this process's snapshots; the next conversion reads the table."""
+    global _snapshot, _table
     _snapshot = None
+    _table = None
+
+
+def rate_table() -> dict[str, ExchangeRate]:
+    """Every row of the table (with its date), by code, as read at most TABLE_SECONDS ago."""
+    global _table
+    now = time.monotonic()
+    kept = _table
+    if kept is not None and now - kept[0] < TABLE_SECONDS:
+        return kept[1]
+    rows = {rate.currency: rate for rate in ExchangeRate.objects.all()}
+    _table = (now, rows)
+    return rows
 
 
 def usd_per_unit() -> dict[str, Decimal]:
@@ -54,3 +78,10 @@ def rates_for(currencies: Iterable[str]) -> dict[str, ExchangeRate]:
 def convert(amount: Decimal, *, source: ExchangeRate, target: ExchangeRate) -> Decimal:
     """`amount` in `source`'s currency, in `target`'s (to four decimal places)."""
     return (amount * source.rate_to_usd / target.rate_to_usd).quantize(Decimal("0.0001"))
+
+
+def rate_date(*, source: ExchangeRate, target: ExchangeRate) -> date | None:
+    """The date of a conversion from `source` to `target`: the older of their rates' dates
+    (the US dollar, one dollar by definition, has none); None between dollars."""
+    dates = [rate.as_of for rate in (source, target) if rate.currency != "USD"]
+    return min(dates) if dates else None

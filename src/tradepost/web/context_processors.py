@@ -2,6 +2,7 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from tradepost.accounts.selectors import is_operator
+from tradepost.web.display_currency import viewer_display_currency
 
 
 def site(request: HttpRequest) -> dict:
@@ -16,3 +17,9 @@ def site(request: HttpRequest) -> dict:
         "current_company": membership.company if membership else None,
         "is_operator": is_operator(user),
     }
+
+
+def display_currency(request: HttpRequest) -> dict:
+    """The viewer's display currency: prices are shown in it (`viewer_price_range`), and the
+    header's currency form has it selected (`display_currency_choices`)."""
+    return {"display_currency": viewer_display_currency(request)}

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
+from functools import cache, lru_cache
 from typing import Any
 
+from babel import Locale
 from babel.dates import format_date
-from babel.numbers import format_decimal, format_percent, get_currency_precision
+from babel.numbers import NumberPattern, format_percent, parse_pattern
 from django import template
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import pgettext_lazy as _p
@@ -22,8 +24,15 @@ from tradepost.catalog.company_selectors import business_type_labels
 from tradepost.catalog.models import Product, Unit
 from tradepost.catalog.ports import PortName, port_name
 from tradepost.core.countries import country_name
+from tradepost.core.currencies import currency_digits
 from tradepost.core.languages import babel_date_locale, babel_locale, normalise_ui_language
 from tradepost.core.numbers import decimal_text
+from tradepost.money.display import (
+    AS_LISTED,
+    ConvertedPrice,
+    converted_price,
+    display_currency_options,
+)
 
 register = template.Library()
 
@@ -76,22 +85,26 @@ def _language() -> str:
     return normalise_ui_language(get_language())
 
 
-def format_number(value: Decimal | int | float, *, min_decimals: int = 0) -> str:
+@cache
+def _number_pattern(min_decimals: int) -> NumberPattern:
     decimals = "0" * min_decimals + "#" * max(0, 4 - min_decimals)
-    pattern = "#,##0" + (f".{decimals}" if decimals else "")
-    return format_decimal(value, format=pattern, locale=babel_locale(_language()))
+    return parse_pattern("#,##0" + (f".{decimals}" if decimals else ""))
+
+
+@cache
+def _number_locale(language: str) -> Locale:
+    return Locale.parse(babel_locale(language))
+
+
+def format_number(value: Decimal | int | float, *, min_decimals: int = 0) -> str:
+    """Babel's `format_decimal` with the pattern and the locale parsed once (a page of cards
+    formats a hundred numbers)."""
+    return _number_pattern(min_decimals).apply(value, _number_locale(_language()))
 
 
 def currency_symbol(code: str) -> str:
     code = (code or "").upper()
     return CURRENCY_SYMBOLS.get(code, f"{code}\u00a0")
-
-
-def currency_digits(currency: str) -> int:
-    try:
-        return int(get_currency_precision((currency or "").upper()))
-    except (KeyError, ValueError, TypeError):  # an unknown code: show two decimals
-        return 2
 
 
 def format_price(value: Decimal, currency: str) -> str:
@@ -125,22 +138,37 @@ def format_quantity(quantity: Decimal | int | None, unit: str) -> str:
     }
 
 
+def approximately(amount: str) -> str:
+    """An amount marked as approximate (a converted price): "≈ €3.40"."""
+    return pgettext("an approximate amount", "≈ %(amount)s") % {"amount": amount}
+
+
 def format_price_range(
-    price_min: Decimal | None, price_max: Decimal | None, currency: str, unit: str = ""
+    price_min: Decimal | None,
+    price_max: Decimal | None,
+    currency: str,
+    unit: str = "",
+    *,
+    approximate: bool = False,
 ) -> str:
-    """ "US$2.50–3.80 / piece"; "From US$2.50 / piece"; "Price on request"."""
+    """ "US$2.50–3.80 / piece"; "From US$2.50 / piece"; "Price on request"; with
+    `approximate`, the amounts marked so: "≈ €2.13–3.23 / piece"."""
     if price_min is None and price_max is None:
         return gettext("Price on request")
+
+    def marked(amount: str) -> str:
+        return approximately(amount) if approximate else amount
+
     if price_min is not None and price_max is not None and price_min != price_max:
         high = format_number(price_max, min_decimals=currency_digits(currency))
-        price = f"{format_price(price_min, currency)}–{high}"
+        price = marked(f"{format_price(price_min, currency)}–{high}")
     elif price_min is not None and price_max is not None:
-        price = format_price(price_min, currency)
+        price = marked(format_price(price_min, currency))
     elif price_min is not None:
-        price = gettext("From %(price)s") % {"price": format_price(price_min, currency)}
+        price = gettext("From %(price)s") % {"price": marked(format_price(price_min, currency))}
     else:
         assert price_max is not None
-        price = gettext("Up to %(price)s") % {"price": format_price(price_max, currency)}
+        price = gettext("Up to %(price)s") % {"price": marked(format_price(price_max, currency))}
     if not unit:
         return price
     return pgettext("price per unit", "%(price)s / %(unit)s") % {
@@ -154,6 +182,90 @@ def price_range(product: Product) -> str:
     return format_price_range(
         product.price_min, product.price_max, product.currency, product.moq_unit
     )
+
+
+def _display_currency(context: template.Context) -> str:
+    """The viewer's display currency, as the context processor put it in the context; a page
+    rendered without a request (an email, the 500 page) shows prices as listed."""
+    return str(context.get("display_currency") or AS_LISTED)
+
+
+@lru_cache(maxsize=64)
+def _conversion_note(language: str, as_of: date) -> str:
+    """The same for every card of a page (its language is the active one)."""
+    return gettext("Converted with the exchange rates of %(date)s; amounts are approximate.") % {
+        "date": day(as_of)
+    }
+
+
+def _beside_listed(
+    converted_text: str, listed_text: str, converted: ConvertedPrice, *, note: bool
+) -> SafeString:
+    """The converted price first, marked approximate and titled with the rates' date, then
+    the listed one; with `note`, the rates' date also as text (for touch screens)."""
+    explanation = _conversion_note(_language(), converted.as_of)
+    return format_html(
+        '<span class="price-converted" title="{}">{}</span> <span class="price-listed">{}</span>{}',
+        explanation,
+        converted_text,
+        listed_text,
+        format_html('<span class="price-note">{}</span>', explanation) if note else "",
+    )
+
+
+@register.simple_tag(takes_context=True)
+def viewer_price_range(context: template.Context, product: Product, note: bool = False) -> str:
+    """The product's price range for this viewer: in their display currency when it differs
+    from the listing's ("≈ €2.13–3.23 / piece"), with the listed price beside it; the listed
+    price alone when they are the same, the viewer chose "as listed" or a rate is missing."""
+    listed = price_range(product)
+    converted = converted_price(
+        product.price_min,
+        product.price_max,
+        currency=product.currency,
+        display=_display_currency(context),
+    )
+    if converted is None:
+        return listed
+    shown = format_price_range(
+        converted.low, converted.high, converted.currency, product.moq_unit, approximate=True
+    )
+    return _beside_listed(shown, listed, converted, note=note)
+
+
+@register.simple_tag(takes_context=True)
+def viewer_money(
+    context: template.Context, value: Decimal | int | str | None, currency: str
+) -> str:
+    """An amount (a buyer's target price) for this viewer, as `viewer_price_range` shows a
+    product's price: converted first, marked approximate, then as written."""
+    listed = money(value, currency)
+    number = _decimal(value)
+    if number is None:
+        return listed
+    converted = converted_price(
+        number, number, currency=currency or "", display=_display_currency(context)
+    )
+    if converted is None or converted.low is None:
+        return listed
+    shown = approximately(format_price(converted.low, converted.currency))
+    return _beside_listed(shown, listed, converted, note=False)
+
+
+@lru_cache(maxsize=256)
+def _currency_options(options: tuple[tuple[str, str], ...], selected: str) -> SafeString:
+    return format_html_join(
+        "",
+        '<option value="{}"{}>{}</option>',
+        ((code, " selected" if code == selected else "", label) for code, label in options),
+    )
+
+
+@register.simple_tag(takes_context=True)
+def display_currency_choices(context: template.Context) -> SafeString:
+    """The options of the header's currency form, the viewer's display currency selected
+    (written once per set of choices, language and selection: every page has them)."""
+    return _currency_options(tuple(display_currency_options()), _display_currency(context))
 
 
 @register.filter

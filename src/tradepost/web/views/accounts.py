@@ -30,6 +30,7 @@ from tradepost.companies.selectors import membership_for
 from tradepost.core.clients import client_address
 from tradepost.core.errors import ErrorKind
 from tradepost.sourcing.selectors import supplier_key_numbers
+from tradepost.web.display_currency import forget_display_currency, remember_display_currency
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -114,7 +115,11 @@ def account_settings(request: AuthenticatedRequest) -> HttpResponse:
     user = request.user
     form = SettingsForm(
         request.POST or None,
-        initial={"full_name": user.full_name, "preferred_language": user.preferred_language},
+        initial={
+            "full_name": user.full_name,
+            "preferred_language": user.preferred_language,
+            "display_currency": user.display_currency,
+        },
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -122,12 +127,19 @@ def account_settings(request: AuthenticatedRequest) -> HttpResponse:
                 user=user,
                 full_name=form.cleaned_data["full_name"],
                 preferred_language=form.cleaned_data["preferred_language"],
+                display_currency=form.cleaned_data["display_currency"],
             )
         except AccountError as exc:
             show_on_form(form, exc)
         else:
             messages.success(request, _("Your settings are saved."))
-            return redirect("accounts:settings")
+            response = redirect("accounts:settings")
+            # The browser keeps the same choice, for the pages read after logging out.
+            if user.display_currency:
+                remember_display_currency(response, user.display_currency)
+            else:
+                forget_display_currency(response)
+            return response
     return render(request, "accounts/settings.html", {"form": form})
 
 

@@ -27,6 +27,7 @@ from tradepost.core.countries import country_choices, country_name
 from tradepost.core.currencies import COMMON_CURRENCIES
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.messaging.errors import MessagingError
+from tradepost.money.display import AS_LISTED
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError
 from tradepost.sourcing.forms import (
@@ -37,6 +38,7 @@ from tradepost.sourcing.forms import (
     price_tier_formset,
 )
 from tradepost.sourcing.models import BuyingRequest, Quotation
+from tradepost.web.display_currency import viewer_display_currency
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 PER_PAGE = 20
@@ -289,8 +291,11 @@ def compare(request: HttpRequest, pk: int) -> HttpResponse:
     sort = request.GET.get("sort", "price")
     if sort not in selectors.COMPARISON_SORTS:
         sort = "price"
+    # The currency asked for in the address, else the viewer's display currency.
+    shown = viewer_display_currency(request)
+    currency = request.GET.get("currency") or (shown if shown != AS_LISTED else "USD")
     comparison = selectors.compare_quotations(
-        buying_request=buying_request, currency=request.GET.get("currency", "USD")[:3], sort=sort
+        buying_request=buying_request, currency=currency[:3], sort=sort
     )
     attachments = selectors.attachments_by_quotation(
         quotation_ids=[row.quotation.pk for row in comparison.rows]
@@ -313,7 +318,10 @@ def compare(request: HttpRequest, pk: int) -> HttpResponse:
                 ("verified", _("Verified suppliers first")),
                 ("response_rate", _("Response rate")),
             ],
-            "currencies": COMMON_CURRENCIES,
+            "currencies": [
+                *COMMON_CURRENCIES,
+                *([] if comparison.currency in COMMON_CURRENCIES else [comparison.currency]),
+            ],
             "decline_form": DeclineForm(),
         },
     )

@@ -8,6 +8,7 @@ import pytest
 @pytest.fixture(autouse=True)
 def _isolated_media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
+    settings.TRADEPOST_PRIVATE_ROOT = tmp_path / "private"
     yield
 
 

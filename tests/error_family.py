@@ -6,8 +6,10 @@ from __future__ import annotations
 from tradepost.accounts import errors as accounts
 from tradepost.catalog import errors as catalog
 from tradepost.companies import errors as companies
+from tradepost.membership import errors as membership
 from tradepost.messaging import errors as messaging
 from tradepost.sourcing import errors as sourcing
+from tradepost.trust import errors as trust
 
 #: Every exception class an app's `errors` module defines (the demo loader's errors are for
 #: the person running the command, not for users, and stay outside).
@@ -20,12 +22,14 @@ APP_ERRORS = {
         companies.CompanyPermissionDenied,
     },
     "messaging": {messaging.MessagingError, messaging.ConversationNotFound, messaging.RateLimited},
+    "membership": {membership.MembershipError, membership.PlanNotFound, membership.InvoiceNotFound},
     "sourcing": {
         sourcing.SourcingError,
         sourcing.RequestNotFound,
         sourcing.QuotationNotFound,
         sourcing.AttachmentNotFound,
     },
+    "trust": {trust.TrustError, trust.VerificationNotFound},
 }
 #: Each app's error class and the codes it is raised with.
 APP_CODES = {
@@ -33,7 +37,9 @@ APP_CODES = {
     "catalog": (catalog.ProductError, catalog.ProductErrorCode),
     "companies": (companies.CompanyError, companies.CompanyErrorCode),
     "messaging": (messaging.MessagingError, messaging.MessagingErrorCode),
+    "membership": (membership.MembershipError, membership.MembershipErrorCode),
     "sourcing": (sourcing.SourcingError, sourcing.SourcingErrorCode),
+    "trust": (trust.TrustError, trust.TrustErrorCode),
 }
 #: The not-found classes, each with what it is raised with.
 NOT_FOUND = {
@@ -41,6 +47,8 @@ NOT_FOUND = {
     sourcing.RequestNotFound: (),
     sourcing.QuotationNotFound: (),
     sourcing.AttachmentNotFound: (),
+    membership.PlanNotFound: (),
+    membership.InvoiceNotFound: (),
     companies.CompanyNotFound: (companies.CompanyErrorCode.MEMBER_NOT_FOUND, "No such member."),
     messaging.ConversationNotFound: (
         messaging.MessagingErrorCode.NOT_FOUND,

@@ -21,13 +21,17 @@ from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
 from tests.factories.images import image_upload
 from tests.factories.sourcing import make_quotation, make_request
+from tests.factories.trust import submit_verification
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductNotFound
 from tradepost.companies.errors import CompanyNotFound
+from tradepost.membership import services as membership_services
+from tradepost.membership.errors import InvoiceNotFound
 from tradepost.messaging import services as messaging_services
 from tradepost.messaging.errors import ConversationNotFound
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
+from tradepost.trust.errors import VerificationNotFound
 
 SRC = Path(tradepost.__file__).parent
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
@@ -69,6 +73,9 @@ NOT_FOUND = {
     "access_quotation": QuotationNotFound,
     "access_quotation_for_buyer": QuotationNotFound,
     "access_attachment": AttachmentNotFound,
+    "access_invoice": InvoiceNotFound,
+    "access_verification": VerificationNotFound,
+    "access_verification_document": VerificationNotFound,
 }
 
 
@@ -123,6 +130,11 @@ def world():
     )
     # A closed request is no longer public: only its buyer and its suppliers see it.
     sourcing_services.request_close(actor=owner_a, buying_request=request)
+    gold = membership_services.selectors.offered_plans().get(code="gold")
+    invoice = membership_services.plan_change(
+        actor=owner_b, company=company_b, plan_id=gold.pk, action="subscribe"
+    ).invoice
+    verification = submit_verification(owner_b)
     return {
         "stranger": stranger,
         # name: (who may see it, its id arguments, the object)
@@ -145,6 +157,13 @@ def world():
         "access_quotation": (owner_b, {"quotation_id": quotation.pk}, quotation),
         "access_quotation_for_buyer": (owner_a, {"quotation_id": quotation.pk}, quotation),
         "access_attachment": (owner_a, {"attachment_id": attachment.pk}, attachment),
+        "access_invoice": (owner_b, {"invoice_id": invoice.pk}, invoice),
+        "access_verification": (owner_b, {"verification_id": verification.pk}, verification),
+        "access_verification_document": (
+            owner_b,
+            {"document_id": verification.documents.get().pk},
+            verification.documents.get(),
+        ),
     }
 
 

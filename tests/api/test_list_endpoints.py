@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
 from tests.factories.sourcing import make_request
@@ -34,7 +35,14 @@ PAGED = {
     "/api/v1/search/products": False,
     "/api/v1/search/companies": False,
     "/api/v1/search/requests": False,
+    "/api/v1/plans": False,
+    "/api/v1/me/invoices": True,
+    "/api/v1/operator/invoices/awaiting": True,
+    "/api/v1/me/verification/requests": True,
+    "/api/v1/operator/verification": True,
 }
+#: Paged lists only operators read (the world's operator reads them).
+OPERATOR_LISTS = {"/api/v1/operator/invoices/awaiting", "/api/v1/operator/verification"}
 #: Lists bounded by what they are, answered whole: the category tree, the files of one
 #: request or quotation (a few each), one request's quotations side by side (its quote limit).
 WHOLE = {
@@ -131,7 +139,13 @@ def world():
     indexer.apply_outbox()
     client = Client()
     client.force_login(supplier)
-    return {"client": client, "conversation": conversation}
+    operator = Client()
+    operator.force_login(make_operator())
+    return {"client": client, "operator": operator, "conversation": conversation}
+
+
+def _client(world, path):
+    return world["operator"] if path in OPERATOR_LISTS else world["client"]
 
 
 def _paths(world):
@@ -140,8 +154,8 @@ def _paths(world):
 
 
 def test_every_list_answers_the_same_page(world):
-    client = world["client"]
     for path in _paths(world):
+        client = _client(world, path)
         first = client.get(path, {"page_size": 1})
         assert first.status_code == 200, (path, first.content)
         body = first.json()
@@ -152,8 +166,8 @@ def test_every_list_answers_the_same_page(world):
 
 
 def test_a_page_past_the_last_is_empty(world):
-    client = world["client"]
     for path in _paths(world):
+        client = _client(world, path)
         response = client.get(path, {"page": 99, "page_size": 5})
         assert response.status_code == 200, (path, response.content)
         body = response.json()
@@ -176,8 +190,8 @@ def test_a_page_past_the_last_is_empty(world):
     ],
 )
 def test_bad_paging_is_a_422_problem_in_the_clients_language(world, params, field):
-    client = world["client"]
     for path in _paths(world):
+        client = _client(world, path)
         response = client.get(path, params, headers={"Accept-Language": "zh-Hans"})
         assert response.status_code == 422, (path, params, response.content)
         assert response["Content-Type"] == "application/problem+json"

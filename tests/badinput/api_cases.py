@@ -87,6 +87,10 @@ class Operation:
             url = url.replace("{" + name + "}", quote(text))
         return url
 
+    def secret(self, world: World) -> str:
+        """The API token the operation is sent with."""
+        return SECRETS.get(self.path, lambda w: w.api_secret)(world)
+
     def fields(self) -> list[tuple[Path, str]]:
         """The leaves of the body (list items and nested objects included) and their kinds."""
         return list(_leaves(self.body_schema or {}, ())) if self.content_type == JSON else []
@@ -141,6 +145,8 @@ PATH_VALUES: dict[str, Callable[[World], Any]] = {
     "request_id": lambda w: w.request.pk,
     "quotation_id": lambda w: w.quotation_received.pk,
     "conversation_id": lambda w: w.conversation.pk,
+    "verification_id": lambda w: w.verification.pk,
+    "invoice_id": lambda w: w.invoice.pk,
 }
 #: Where a parameter means a different object: a supplier quotes on another company's
 #: request, and attaches files to its own quotation.
@@ -192,6 +198,11 @@ BODY_VALUES: dict[str, Callable[[World], Any]] = {
     "year_established": lambda w: 2005,
     "export_share": lambda w: 60,
     "website": lambda w: "https://example.com",
+    "checked": lambda w: ["legal_name", "address"],
+    "action": lambda w: "subscribe",
+    "plan_id": lambda w: w.gold_plan_id,
+    "email": lambda w: "accounts@flask-works.example",
+    "address": lambda w: "18 Harbour Road, Ningbo",
 }
 #: Body fields left out of the valid body: another target than the one the test means.
 OMITTED = frozenset({"company_id"})
@@ -202,6 +213,19 @@ FILE_VALUES: dict[str, Callable[[], SimpleUploadedFile]] = {
     "image": lambda: SimpleUploadedFile("photo.png", png(), "image/png"),
     "file": lambda: SimpleUploadedFile("spec.pdf", PDF, "application/pdf"),
     "files": lambda: SimpleUploadedFile("spec.pdf", PDF, "application/pdf"),
+    **{
+        kind: lambda: SimpleUploadedFile("licence.pdf", PDF, "application/pdf")
+        for kind in ("business_licence", "export_licence", "certification", "other")
+    },
+}
+#: Whose API token an operation is sent with, where it is not the test user's: operators
+#: decide verification requests and confirm transfers; a company with a request waiting
+#: withdraws it.
+SECRETS: dict[str, Callable[[World], str]] = {
+    "/api/v1/operator/verification/{verification_id}/approve": lambda w: w.operator_secret,
+    "/api/v1/operator/verification/{verification_id}/reject": lambda w: w.operator_secret,
+    "/api/v1/me/verification/withdraw": lambda w: w.verifying_secret,
+    "/api/v1/operator/invoices/{invoice_id}/payment": lambda w: w.operator_secret,
 }
 
 
@@ -248,13 +272,15 @@ class Request:
     url: str
     body: bytes
     content_type: str
+    secret: str = ""  # the API token to send; the test user's when empty
 
 
 def encode(operation: Operation, world: World, body: dict[str, Any]) -> Request:
-    url = operation.url(world)
+    url, secret = operation.url(world), operation.secret(world)
     if operation.content_type == MULTIPART:
-        return Request(operation.method, url, encode_multipart(BOUNDARY, body), MULTIPART_CONTENT)
-    return Request(operation.method, url, json.dumps(body).encode(), JSON)
+        multipart = encode_multipart(BOUNDARY, body)
+        return Request(operation.method, url, multipart, MULTIPART_CONTENT, secret)
+    return Request(operation.method, url, json.dumps(body).encode(), JSON, secret)
 
 
 def valid_request(operation: Operation, world: World) -> Request:
@@ -275,7 +301,9 @@ def with_field(operation: Operation, world: World, path: Path, bad: FieldValue) 
     body = copy.deepcopy(valid_body(operation, world))
     _set(body, path, _MARK)
     text = json.dumps(body).replace(json.dumps(_MARK), bad.json)
-    return Request(operation.method, operation.url(world), text.encode(), JSON)
+    return Request(
+        operation.method, operation.url(world), text.encode(), JSON, operation.secret(world)
+    )
 
 
 def with_form_field(operation: Operation, world: World, name: str, value: str) -> Request:
@@ -328,4 +356,6 @@ def with_body(operation: Operation, world: World, name: str, content_type: str) 
         raw = b"null"
     else:  # a valid JSON body under another Content-Type
         raw = text.encode()
-    return Request(operation.method, operation.url(world), raw, content_type)
+    return Request(
+        operation.method, operation.url(world), raw, content_type, operation.secret(world)
+    )

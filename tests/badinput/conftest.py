@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.test import Client, override_settings
 
-from tests.badinput.web_cases import NEWCOMER, OWNER
+from tests.badinput.web_cases import NEWCOMER, OPERATOR, OWNER
 from tests.badinput.world import World, build_world
 from tradepost.search import index, selectors
 
@@ -21,7 +21,11 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Worl
     folder = tmp_path_factory.mktemp("bad-input")
     with (
         django_db_blocker.unblock(),
-        override_settings(MEDIA_ROOT=folder / "media", TRADEPOST_INDEX_DIR=folder / "index"),
+        override_settings(
+            MEDIA_ROOT=folder / "media",
+            TRADEPOST_PRIVATE_ROOT=folder / "private",
+            TRADEPOST_INDEX_DIR=folder / "index",
+        ),
     ):
         index.forget_indexes()
         selectors.clear_caches()
@@ -57,7 +61,8 @@ def http() -> Client:
 def sessions(world: World) -> dict[str, str]:
     """Session cookies of the test user and of the user without a company."""
     cookies = {}
-    for actor, user in ((OWNER, world.user), (NEWCOMER, world.newcomer)):
+    people = ((OWNER, world.user), (NEWCOMER, world.newcomer), (OPERATOR, world.operator))
+    for actor, user in people:
         client = Client()
         client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
         cookies[actor] = client.cookies[settings.SESSION_COOKIE_NAME].value

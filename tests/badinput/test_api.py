@@ -35,7 +35,10 @@ def send(http: Client, world: World, request: Request, language: str = "zh-hans"
         request.url,
         request.body,
         content_type=request.content_type,
-        headers={"Authorization": f"Bearer {world.api_secret}", "Accept-Language": language},
+        headers={
+            "Authorization": f"Bearer {request.secret or world.api_secret}",
+            "Accept-Language": language,
+        },
     )
 
 

@@ -45,6 +45,7 @@ def _small_limits(settings) -> None:
     settings.TRADEPOST_IMAGE_MAX_BYTES = SMALL_LIMIT
     settings.TRADEPOST_ATTACHMENT_MAX_BYTES = SMALL_LIMIT
     settings.TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES = SMALL_LIMIT
+    settings.TRADEPOST_VERIFICATION_MAX_BYTES = SMALL_LIMIT
 
 
 def stored_files() -> set[Path]:

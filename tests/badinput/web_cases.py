@@ -46,8 +46,11 @@ from tradepost.companies.forms import (
     InviteForm,
     LogoForm,
 )
+from tradepost.membership.forms import BillingForm
 from tradepost.messaging.forms import InquiryForm, ReplyForm
+from tradepost.money.forms import DisplayCurrencyForm
 from tradepost.sourcing.forms import AttachmentForm, BuyingRequestForm, DeclineForm, QuotationForm
+from tradepost.trust.forms import ApproveForm, RejectForm, VerificationSubmitForm
 
 
 def _walk(patterns: list[Any], namespace: str = "") -> Iterator[tuple[str, Callable[..., Any]]]:
@@ -82,7 +85,7 @@ def post_views() -> set[str]:
 
 # --- the pages and their valid submissions ----------------------------------------------------
 
-OWNER, NEWCOMER, VISITOR = "owner", "newcomer", "visitor"
+OWNER, NEWCOMER, VISITOR, OPERATOR = "owner", "newcomer", "visitor", "operator"
 NUMBER_FIELDS = frozenset(
     {"quantity", "target_unit_price", "unit_price", "moq", "lead_time_days", "sample_cost"}
 )
@@ -407,6 +410,59 @@ WEB_WRITES = [
         fields=("email_messages",),
     ),
     Page("messaging:unsubscribe", kwargs=lambda w: {"token": "not-a-token"}, actor=VISITOR),
+    # trust (verification)
+    Page(
+        "trust:verification",
+        lambda w: {"business_licence": _pdf_upload(), "certification": _png_upload("iso.png")},
+        form=VerificationSubmitForm,
+        tags=UPLOAD,
+    ),
+    Page("trust:verification_withdraw"),
+    Page(
+        "trust:approve",
+        lambda w: {"checked": ["legal_name", "address"]},
+        kwargs=lambda w: {"verification_id": w.verification.pk},
+        form=ApproveForm,
+        actor=OPERATOR,
+    ),
+    Page(
+        "trust:reject",
+        lambda w: {"reason": "The licence has expired."},
+        kwargs=lambda w: {"verification_id": w.verification.pk},
+        form=RejectForm,
+        actor=OPERATOR,
+    ),
+    # membership
+    Page(
+        "membership:change",
+        lambda w: {"action": "subscribe"},
+        kwargs=lambda w: {"plan_id": w.gold_plan_id},
+        fields=("action",),
+    ),
+    Page("membership:cancel"),
+    Page(
+        "membership:billing",
+        lambda w: {
+            "legal_name": "Ningbo Flask Works Co., Ltd.",
+            "address": "18 Harbour Road, Ningbo",
+            "country": "CN",
+            "tax_id": "91330200MA2AB1234X",
+            "email": "accounts@flask-works.example",
+        },
+        form=BillingForm,
+    ),
+    Page(
+        "membership:payment_confirm",
+        kwargs=lambda w: {"invoice_id": w.invoice.pk},
+        actor=OPERATOR,
+    ),
+    # the display currency (a visitor's choice, kept in a cookie)
+    Page(
+        "web:display_currency_set",
+        lambda w: {"currency": "EUR", "next": "/zh-hans/"},
+        form=DisplayCurrencyForm,
+        actor=VISITOR,
+    ),
 ]
 
 PAGES = {page.name: page for page in WEB_WRITES}

@@ -17,21 +17,25 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 
 from tests.badinput.payloads import PDF, png
-from tests.factories.accounts import make_user
+from tests.factories.accounts import make_operator, make_user
 from tests.factories.catalog import leaf_category, make_product
 from tests.factories.companies import add_member, make_company, make_trader
+from tests.factories.membership import gold, subscribe
 from tests.factories.sourcing import make_quotation, make_request
+from tests.factories.trust import submit_verification
 from tradepost.accounts.models import ApiToken, ThrottleHit, User
 from tradepost.accounts.tokens import token_create
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.models import Category, HSCode, Product, ProductImage, ProductStatus
 from tradepost.companies import services as company_services
 from tradepost.companies.models import Company, Invitation, Membership
+from tradepost.membership.models import Invoice
 from tradepost.messaging import services as messaging_services
 from tradepost.messaging.models import Conversation, ConversationRead
 from tradepost.money.models import ExchangeRate
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
+from tradepost.trust.models import VerificationRequest
 
 #: Tables a refused request may still write to: rate-limit counters and "read up to" marks
 #: (opening a conversation page marks it read), and reference data nobody writes.
@@ -60,6 +64,12 @@ class World:
     their_product: Product  # another supplier's, published
     conversation: Conversation  # the test user's inquiry about their product
     leaf_category_id: int
+    operator: User
+    operator_secret: str  # an API token of the operator
+    verification: VerificationRequest  # the supplier's, waiting for an operator
+    verifying_secret: str  # an API token of that supplier's owner
+    invoice: Invoice  # the supplier's Gold invoice, its transfer not confirmed yet
+    gold_plan_id: int
     stored: dict[str, list[tuple[Any, ...]]]  # what the database holds, as built
 
 
@@ -98,6 +108,11 @@ def build_world() -> World:
     conversation = messaging_services.inquiry_send(
         actor=user, product=their_product, quantity="1000", unit="pieces", message="Price?"
     )
+    operator = make_operator()
+    _operator_token, operator_secret = token_create(user=operator, name="bad input")
+    verification = submit_verification(supplier)
+    _supplier_token, verifying_secret = token_create(user=supplier, name="bad input")
+    invoice = subscribe(supplier_company, gold(), actor=supplier, paid=False).invoice
     return World(
         user=user,
         company=company,
@@ -117,6 +132,12 @@ def build_world() -> World:
         their_product=their_product,
         conversation=conversation,
         leaf_category_id=leaf_category().pk,
+        operator=operator,
+        operator_secret=operator_secret,
+        verification=verification,
+        verifying_secret=verifying_secret,
+        invoice=invoice,
+        gold_plan_id=gold().pk,
         stored=stored_state(),
     )
 

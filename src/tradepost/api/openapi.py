@@ -8,9 +8,10 @@ from the conventions every endpoint follows (docs/api.md):
 - the error responses, each an `application/problem+json` document (the `Problem` component):
   400 (a NUL character in the address, a body that is not JSON), 414 and 431 (an address or
   headers longer than the HTTP server reads) and 500 for every operation; 401 where a token is
-  required; 403 for writes that need a role; 404 where the path names an object (a missing
-  object and another company's look the same); 409 for writes on an object whose state may
-  forbid them; 422 for operations with parameters or a body; 429 where writing is rate-limited
+  required; 403 for writes that need a role and for operators' operations; 404 where the path
+  names an object (a missing object and another company's look the same); 409 for writes on
+  an object whose state may forbid them (STATEFUL_WRITES: the caller's own, unnamed in the
+  path); 422 for operations with parameters or a body; 429 where writing is rate-limited
   (messages, inquiries, questions).
 """
 
@@ -46,7 +47,7 @@ PROBLEM_SCHEMA: dict[str, Any] = {
 ERROR_DESCRIPTIONS = {
     400: "A NUL character in the path or a parameter, or a body that is not JSON.",
     401: "No valid token (or session) was sent.",
-    403: "The user's role in the company does not allow this.",
+    403: "The user's role in the company does not allow this, or the operation is for operators.",
     404: "No such object, or not one this user may see (the two look the same).",
     409: "The object's state forbids this now (already published, closed, awarded...).",
     422: "Invalid parameters or fields, listed in `errors`.",
@@ -58,6 +59,11 @@ ERROR_DESCRIPTIONS = {
 
 #: Path endings of the operations whose writes are rate-limited.
 RATE_LIMITED = ("/messages", "/messages/upload", "/inquiries", "/ask")
+#: Paths of writes whose object's state may forbid them though the path names no object (the
+#: caller's company's verification: one request waits at a time, only a waiting one is withdrawn).
+STATEFUL_WRITES = frozenset({"/api/v1/me/verification", "/api/v1/me/verification/withdraw"})
+#: Operations for operators only: everybody else is refused (403), reads included.
+OPERATORS_ONLY = "/api/v1/operator/"
 WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
 
 
@@ -76,11 +82,11 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[int]:
     statuses = [400, 414, 431, 500]
     if needs_token:
         statuses.append(401)
-    if needs_token and is_write:
+    if needs_token and (is_write or path.startswith(OPERATORS_ONLY)):
         statuses.append(403)
     if has_object or needs_token:
         statuses.append(404)
-    if has_object and is_write:
+    if is_write and (has_object or path in STATEFUL_WRITES):
         statuses.append(409)
     if operation.get("parameters") or operation.get("requestBody"):
         statuses.append(422)

@@ -10,7 +10,17 @@ from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from tradepost.api import accounts, insights, messaging, products, public, search, sourcing
+from tradepost.api import (
+    accounts,
+    insights,
+    membership,
+    messaging,
+    products,
+    public,
+    search,
+    sourcing,
+    trust,
+)
 from tradepost.api.field_errors import field_message
 from tradepost.api.openapi import describe_errors
 from tradepost.api.parser import JsonObjectParser
@@ -48,6 +58,11 @@ api.add_router("/notifications", messaging.notifications_router)
 api.add_router("/me", accounts.router)
 api.add_router("/me/products", products.router)
 api.add_router("/me/insights", insights.router)
+api.add_router("/plans", membership.plans_router)
+api.add_router("/me/subscription", membership.router)
+api.add_router("/me/invoices", membership.invoices_router)
+api.add_router("/operator", membership.operator_router)
+api.add_router("/", trust.router)
 
 
 @api.exception_handler(ApiProblem)

@@ -67,10 +67,12 @@ INSTALLED_APPS = [
     "tradepost.money",
     "tradepost.accounts",
     "tradepost.companies",
+    "tradepost.membership",
     "tradepost.catalog",
     "tradepost.search",
     "tradepost.sourcing",
     "tradepost.messaging",
+    "tradepost.trust",
     "tradepost.notify",
     "tradepost.insights",
     "tradepost.demo",
@@ -133,6 +135,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tradepost.web.context_processors.site",
+                "tradepost.web.context_processors.display_currency",
             ],
         },
     }
@@ -214,6 +217,9 @@ STORAGES = {
         )
     },
 }
+# Files only their company and the operators may read (verification documents): beside
+# MEDIA_ROOT, never under it (/media/ is served to anyone); sent only by views that check access.
+TRADEPOST_PRIVATE_ROOT = env.path("TRADEPOST_PRIVATE_ROOT", HOME / "private")
 WHITENOISE_USE_FINDERS = False
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
@@ -238,6 +244,10 @@ TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES = env.int(
     "TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES", 5 * 1024 * 1024
 )
 TRADEPOST_MESSAGE_MAX_ATTACHMENTS = env.int("TRADEPOST_MESSAGE_MAX_ATTACHMENTS", 3)
+# Verification documents (business licence, export licence, certifications): per file, and
+# files per request.
+TRADEPOST_VERIFICATION_MAX_BYTES = env.int("TRADEPOST_VERIFICATION_MAX_BYTES", 10 * 1024 * 1024)
+TRADEPOST_VERIFICATION_MAX_FILES = env.int("TRADEPOST_VERIFICATION_MAX_FILES", 10)
 TRADEPOST_INQUIRIES_PER_HOUR = env.int("TRADEPOST_INQUIRIES_PER_HOUR", 20)
 TRADEPOST_MESSAGES_PER_HOUR = env.int("TRADEPOST_MESSAGES_PER_HOUR", 120)
 # The same message text sent to this many different companies within a day is flagged.
@@ -246,6 +256,23 @@ TRADEPOST_DUPLICATE_MESSAGE_COMPANIES = env.int("TRADEPOST_DUPLICATE_MESSAGE_COM
 # (a client may ask for five times as many resets, to different addresses).
 TRADEPOST_SIGNUPS_PER_HOUR = env.int("TRADEPOST_SIGNUPS_PER_HOUR", 10)
 TRADEPOST_PASSWORD_RESETS_PER_HOUR = env.int("TRADEPOST_PASSWORD_RESETS_PER_HOUR", 3)
+
+# --- membership and invoices (operator settings; docs/operations.md) ----------------------
+# Days a renewing paid period keeps its plan after its end while the renewal invoice waits.
+TRADEPOST_MEMBERSHIP_GRACE_DAYS = env.int("TRADEPOST_MEMBERSHIP_GRACE_DAYS", 14)
+TRADEPOST_INVOICE_DUE_DAYS = env.int("TRADEPOST_INVOICE_DUE_DAYS", 14)
+TRADEPOST_INVOICE_PREFIX = env.str("TRADEPOST_INVOICE_PREFIX", "TP")
+# The seller on every invoice: the operator's company ("\n" in the address starts a line).
+TRADEPOST_SELLER_NAME = env.str("TRADEPOST_SELLER_NAME", "Tradepost")
+TRADEPOST_SELLER_ADDRESS = env.str("TRADEPOST_SELLER_ADDRESS", "")
+TRADEPOST_SELLER_COUNTRY = env.str("TRADEPOST_SELLER_COUNTRY", "")
+TRADEPOST_SELLER_TAX_ID = env.str("TRADEPOST_SELLER_TAX_ID", "")
+TRADEPOST_SELLER_EMAIL = env.str("TRADEPOST_SELLER_EMAIL", "")
+# The account bank transfers go to (printed on invoices with each invoice's reference).
+TRADEPOST_SELLER_BANK_ACCOUNT_NAME = env.str("TRADEPOST_SELLER_BANK_ACCOUNT_NAME", "")
+TRADEPOST_SELLER_BANK_NAME = env.str("TRADEPOST_SELLER_BANK_NAME", "")
+TRADEPOST_SELLER_BANK_ACCOUNT = env.str("TRADEPOST_SELLER_BANK_ACCOUNT", "")
+TRADEPOST_SELLER_BANK_BIC = env.str("TRADEPOST_SELLER_BANK_BIC", "")
 
 # --- email --------------------------------------------------------------------------------
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

@@ -43,9 +43,11 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", include("tradepost.web.urls.site")),
     path("accounts/", include("tradepost.web.urls.accounts")),
+    path("", include("tradepost.web.urls.membership")),
     path("dashboard/company/", include("tradepost.web.urls.companies")),
     path("dashboard/products/", include("tradepost.web.urls.products")),
     path("dashboard/", include("tradepost.web.urls.insights")),
+    path("dashboard/", include("tradepost.web.urls.trust")),
     path("search/", include("tradepost.web.urls.search")),
     path("requests/", include("tradepost.web.urls.sourcing")),
     path("messages/", include("tradepost.web.urls.messaging")),

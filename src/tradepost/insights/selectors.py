@@ -19,6 +19,7 @@ from tradepost.insights.models import ProductViewDay, SearchWordDay
 from tradepost.messaging.models import Conversation, Message
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus, RequestStatus
 from tradepost.sourcing.responsiveness import RESPONSE_WINDOW, Responsiveness
+from tradepost.trust.selectors import pending_verification_count
 
 #: The weeks the supplier's desk shows, and the most the API gives.
 DESK_WEEKS = 12
@@ -223,9 +224,10 @@ def top_search_words(*, company: Company, since: date, limit: int = TOP_WORDS) -
 class OperatorNumbers:
     """The queues an operator works through and the site's week, for the operator's desk."""
 
-    #: Companies with published listings and no verified mark yet (the verification queue:
-    #: there is no separate request to verify; the operator checks and marks in the admin).
+    #: Companies with published listings and no verified mark yet.
     unverified_companies: int
+    #: Verification requests (documents sent) waiting for an operator (`trust`).
+    pending_verifications: int
     #: Listings hidden by moderation.
     hidden_products: int
     #: Messages flagged as copies sent to many companies, over the last 30 days.
@@ -261,6 +263,7 @@ def operator_numbers(*, now: datetime | None = None) -> OperatorNumbers:
         unverified_companies=Company.objects.filter(is_verified=False)
         .filter(pk__in=published.values("company_id"))
         .count(),
+        pending_verifications=pending_verification_count(),
         hidden_products=Product.objects.filter(status=ProductStatus.HIDDEN).count(),
         flagged_messages=Message.objects.filter(
             flagged=True, created_at__gte=now - timedelta(days=30)

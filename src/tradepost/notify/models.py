@@ -16,6 +16,13 @@ class NotificationKind(models.TextChoices):
     QUOTATION_NOT_SELECTED = "quotation_not_selected", _("Quotation not selected")
     REQUEST_MATCHED = "request_matched", _("Matching buying request")
     REQUEST_EXPIRING = "request_expiring", _("Buying request closing soon")
+    # For the trust app (params: "subject", the company's name; "reason" when not approved):
+    VERIFICATION_APPROVED = "verification_approved", _("Company verified")
+    VERIFICATION_REJECTED = "verification_rejected", _("Verification not approved")
+    # For the membership app (params: "subject", the plan, and "date", in the reader's language):
+    MEMBERSHIP_ENDING = "membership_ending", _("Membership ending soon")
+    MEMBERSHIP_EXPIRED = "membership_expired", _("Membership ended")
+    MEMBERSHIP_PAID = "membership_paid", _("Membership payment received")
 
 
 class Notification(models.Model):

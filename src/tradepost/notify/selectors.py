@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -23,6 +24,19 @@ def unread_notification_count(*, user: Any) -> int:
     if user is None or not getattr(user, "is_authenticated", False):
         return 0
     return Notification.objects.filter(recipient_id=user.pk, read_at__isnull=True).count()
+
+
+#: The membership app's sentences (params "subject", the plan's name, and "date", both
+#: already in the reader's language).
+MEMBERSHIP_TEXTS: dict[str, Callable[[], str]] = {
+    NotificationKind.MEMBERSHIP_ENDING: lambda: _("Your %(plan)s membership ends on %(date)s."),
+    NotificationKind.MEMBERSHIP_EXPIRED: lambda: _(
+        "Your %(plan)s membership has ended: your company is on the free plan, its listings stay."
+    ),
+    NotificationKind.MEMBERSHIP_PAID: lambda: _(
+        "Payment received: your %(plan)s membership runs until %(date)s."
+    ),
+}
 
 
 def notification_text(notification: Notification) -> str:
@@ -53,6 +67,20 @@ def notification_text(notification: Notification) -> str:
         return _("A new buying request matches your products: %(subject)s") % {"subject": subject}
     if notification.kind == NotificationKind.REQUEST_EXPIRING:
         return _("Your buying request “%(subject)s” closes soon.") % {"subject": subject}
+    if notification.kind == NotificationKind.VERIFICATION_APPROVED:
+        return _("%(subject)s is verified: the badge now shows on its public page.") % {
+            "subject": subject
+        }
+    if notification.kind == NotificationKind.VERIFICATION_REJECTED:
+        return _("The verification of %(subject)s was not approved: %(reason)s") % {
+            "subject": subject,
+            "reason": str(params.get("reason", "")),
+        }
+    if notification.kind in MEMBERSHIP_TEXTS:
+        return MEMBERSHIP_TEXTS[notification.kind]() % {
+            "plan": subject,
+            "date": str(params.get("date", "")),
+        }
     return _("Notification")
 
 

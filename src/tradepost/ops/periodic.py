@@ -16,6 +16,7 @@ from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from tradepost.insights.services import counters_prune
+from tradepost.membership.services import membership_jobs_run
 from tradepost.sourcing.responsiveness import refresh_indexed_rates
 from tradepost.sourcing.services import request_expire_due, requests_notify_expiring
 
@@ -58,12 +59,23 @@ def _prune_counters() -> None:
         logger.info("deleted %d daily view and search-word counters past their retention", pruned)
 
 
+def _membership_renewals() -> None:
+    done = membership_jobs_run()
+    if any(done.values()):
+        logger.info(
+            "memberships: %(renewals)d renewal invoices, %(reminders)d reminders, "
+            "%(expired)d back on the free plan",
+            done,
+        )
+
+
 #: (name, interval in seconds, job)
 JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("expire buying requests", 60.0, _expire_requests),
     ("notify buyers of requests closing soon", 300.0, _notify_expiring_requests),
     ("refresh the response rates in the search index", 300.0, _IndexedRates()),
     ("delete old insight counters", 3600.0, _prune_counters),
+    ("membership renewals, reminders and expiries", 900.0, _membership_renewals),
 ]
 
 

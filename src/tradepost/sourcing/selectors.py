@@ -25,7 +25,7 @@ from tradepost.core.currencies import is_currency
 from tradepost.core.ids import parse_id
 from tradepost.messaging.models import Conversation
 from tradepost.messaging.selectors import unanswered_inquiry_count, unread_message_count
-from tradepost.money.rates import convert, rates_for
+from tradepost.money.rates import convert, rate_date, rate_table
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.sourcing.models import (
     Attachment,
@@ -187,7 +187,7 @@ def quota_left(*, company: Company, today: date | None = None) -> int:
         .values_list("count", flat=True)
         .first()
     )
-    return max(0, monthly_quote_quota() - (used or 0))
+    return max(0, monthly_quote_quota(company) - (used or 0))
 
 
 # --- lists ---------------------------------------------------------------------------------
@@ -300,30 +300,26 @@ def compare_quotations(
         unknown, currency = currency, "USD"
     quotations = list(quotations_for_buyer(buying_request=buying_request))
     responsiveness = supplier_responsiveness_many([q.supplier_id for q in quotations])
-    rates = rates_for({q.currency for q in quotations} | {currency})
+    rates = rate_table()  # as the page's other prices are converted (read once a minute)
     target = rates.get(currency)
     rows: list[ComparedQuotation] = []
     missing: set[str] = set()
     used_dates: list[date] = []
     for quotation in quotations:
         source = rates.get(quotation.currency)
+        as_of: date | None = None
         if quotation.currency == currency:
             price: Decimal | None = quotation.unit_price
-            rate_date = None
         elif source is None or target is None:
-            price, rate_date = None, None
+            price = None
             missing.add(quotation.currency if source is None else currency)
         else:
             price = convert(quotation.unit_price, source=source, target=target)
-            # The dollar is the table's base: its own row's date says nothing.
-            dates = [r.as_of for r in (source, target) if r.currency != "USD"]
-            rate_date = min(dates) if dates else None
-            if rate_date is not None:
-                used_dates.append(rate_date)
+            as_of = rate_date(source=source, target=target)
+            if as_of is not None:
+                used_dates.append(as_of)
         rows.append(
-            ComparedQuotation(
-                quotation, price, rate_date, responsiveness.get(quotation.supplier_id)
-            )
+            ComparedQuotation(quotation, price, as_of, responsiveness.get(quotation.supplier_id))
         )
     rows.sort(key=_sort_key(sort))
     return Comparison(
@@ -403,6 +399,6 @@ def supplier_key_numbers(
         unanswered_inquiries=unanswered_inquiry_count(company_id=company.pk),
         unread_messages=unread_message_count(user=user),
         quotations_this_month=used or 0,
-        monthly_quota=monthly_quote_quota(),
+        monthly_quota=monthly_quote_quota(company),
         responsiveness=supplier_responsiveness_many([company.pk])[company.pk],
     )

@@ -49,6 +49,7 @@ from tradepost.core.cleaning import (
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import normalise_ui_language
+from tradepost.membership.selectors import monthly_quotation_quota
 from tradepost.messaging.models import Conversation
 from tradepost.messaging.services import inquiry_send, message_send
 from tradepost.notify.models import NotificationKind
@@ -135,8 +136,9 @@ def quote_limit_default() -> int:
     return int(settings.TRADEPOST_RFQ_QUOTE_LIMIT)
 
 
-def monthly_quote_quota() -> int:
-    return int(settings.TRADEPOST_MONTHLY_QUOTE_QUOTA)
+def monthly_quote_quota(company: Company) -> int:
+    """Quotations `company` may start this month: its membership plan's quota."""
+    return monthly_quotation_quota(company)
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -511,25 +513,26 @@ def _month_start(today: date) -> date:
 
 
 def _take_quota(company: Company, *, today: date) -> None:
-    """Count one quotation against the company's monthly quota, refusing at the limit.
+    """Count one quotation against the company's monthly quota (its plan's), refusing at the
+    limit.
 
     The row per (company, month) is created under its unique constraint; the increment is a
     conditional UPDATE, so two concurrent quotations cannot both take the last unit.
     """
     month = _month_start(today)
+    quota = monthly_quote_quota(company)
     try:
         with transaction.atomic():
             QuoteUsage.objects.get_or_create(company=company, month=month)
     except IntegrityError:
         pass  # created by a concurrent quotation; the update below counts against it
-    taken = QuoteUsage.objects.filter(
-        company=company, month=month, count__lt=monthly_quote_quota()
-    ).update(count=F("count") + 1)
+    taken = QuoteUsage.objects.filter(company=company, month=month, count__lt=quota).update(
+        count=F("count") + 1
+    )
     if not taken:
         raise SourcingError(
             SourcingErrorCode.QUOTA_EXCEEDED,
-            _("Your company has used all %(quota)d quotations for this month.")
-            % {"quota": monthly_quote_quota()},
+            _("Your company has used all %(quota)d quotations for this month.") % {"quota": quota},
         )
 
 

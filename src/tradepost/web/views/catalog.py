@@ -14,6 +14,7 @@ from tradepost.core.html import html_to_text
 from tradepost.core.languages import normalise_ui_language
 from tradepost.insights.counting import mark_product_view
 from tradepost.sourcing.responsiveness import supplier_responsiveness
+from tradepost.trust.selectors import public_verification
 from tradepost.web.templatetags.tradepost_catalog import (
     absolute_url,
     product_structured_data,
@@ -131,6 +132,7 @@ def company_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "company": company,
         "meta_description": _summary(company.description),
         "responsiveness": supplier_responsiveness(company),
+        "verification": public_verification(company),
         "page": page,
         "cards": cards,
     }

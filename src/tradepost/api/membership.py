@@ -1,0 +1,249 @@
+"""Membership: /api/v1/plans (public), /api/v1/me/subscription, /api/v1/me/invoices, and the
+operators' /api/v1/operator/invoices.
+
+A user without a company gets 404 from the /me endpoints. Changing the subscription or the
+billing details needs the company's owner or an admin (403 otherwise); another company's
+invoice answers like a missing one (404). Confirming a payment is for operators only (403).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, Literal
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Router, Schema
+from pydantic import Field
+
+from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
+from tradepost.api.bodies import JsonBody
+from tradepost.api.pagination import Rows, paged
+from tradepost.api.problems import not_found
+from tradepost.companies.models import Company
+from tradepost.companies.selectors import acting_company
+from tradepost.membership import selectors, services
+from tradepost.membership.models import Invoice, Plan, Subscription
+
+plans_router = Router(tags=["membership"])
+router = Router(auth=API_AUTH, tags=["membership"])
+invoices_router = Router(auth=API_AUTH, tags=["membership"])
+operator_router = Router(auth=API_AUTH, tags=["operators"])
+
+
+# --- schemas ---------------------------------------------------------------------------------
+
+
+class PlanOut(Schema):
+    id: int
+    code: str
+    name: dict[str, str] = Field(description="The plan's name in en, zh-hans and zh-hant")
+    price: Decimal
+    currency: str
+    term_months: int | None = Field(description="Null for the free plan (forever)")
+    monthly_quotation_quota: int = Field(description="Quotations a month on this plan")
+    showcase_slots: int
+    early_look_minutes: int = Field(description="First look at new matching buying requests")
+    deeper_statistics: bool
+    verified_badge_eligible: bool
+    is_default: bool = Field(description="The plan of every company without a paid period")
+
+
+class PeriodOut(Schema):
+    id: int
+    plan_id: int
+    kind: str = Field(description="new, renewal, upgrade or downgrade")
+    status: str = Field(description="pending, active, replaced, ended, expired or cancelled")
+    starts_on: date
+    last_day: date
+    renews: bool
+    invoice_id: int | None
+
+
+class BillingOut(Schema):
+    legal_name: str
+    address: str
+    country: str
+    tax_id: str
+    email: str
+
+
+class SubscriptionOut(Schema):
+    plan: PlanOut
+    current: PeriodOut | None = Field(description="The paid period covering today, if any")
+    next: PeriodOut | None = Field(description="The period paid to follow it, if any")
+    pending: PeriodOut | None = Field(description="The change waiting for its payment, if any")
+    in_grace: bool = Field(description="The period is over and its renewal is not paid yet")
+    holds_until: date | None = Field(description="The plan's last day if nothing is paid")
+    billing: BillingOut
+
+
+class SubscriptionChange(JsonBody):
+    action: Literal["subscribe", "upgrade", "downgrade", "cancel"] = Field(
+        description="subscribe (from the free plan), upgrade (from today, with a credit for "
+        "the unused days), downgrade (from the end of what is paid), or cancel (no renewal)"
+    )
+    plan_id: int | None = Field(None, description="The plan (not for cancel)")
+
+
+class BillingWrite(JsonBody):
+    """The company's details for its next invoices."""
+
+    legal_name: str = ""
+    address: str = ""
+    country: str = Field("", description="ISO 3166 alpha-2 code")
+    tax_id: str = ""
+    email: str = ""
+
+
+class InvoiceOut(Schema):
+    id: int
+    number: str
+    status: str = Field(description="open (awaiting payment), paid or void")
+    issued_on: date
+    due_on: date
+    period_start: date
+    period_end: date
+    currency: str
+    price: Decimal
+    credit: Decimal
+    total: Decimal
+    plan_code: str
+    buyer: dict[str, str]
+    seller: dict[str, str]
+    payment_method: str
+    payment_reference: str = Field(description="Quote it with the bank transfer")
+    paid_at: datetime | None
+    company_id: int
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+
+def _plan_out(plan: Plan) -> dict[str, Any]:
+    return {
+        "id": plan.pk,
+        "code": plan.code,
+        "name": {"en": plan.name_en, "zh-hans": plan.name_zh_hans, "zh-hant": plan.name_zh_hant},
+        "price": plan.price,
+        "currency": plan.currency,
+        "term_months": plan.term_months,
+        "monthly_quotation_quota": selectors.quota_of(plan),
+        "showcase_slots": plan.showcase_slots,
+        "early_look_minutes": plan.early_look_minutes,
+        "deeper_statistics": plan.deeper_statistics,
+        "verified_badge_eligible": plan.verified_badge_eligible,
+        "is_default": plan.is_default,
+    }
+
+
+def _period_out(period: Subscription | None) -> dict[str, Any] | None:
+    if period is None:
+        return None
+    invoice = Invoice.objects.filter(subscription_id=period.pk).values_list("pk", flat=True)
+    return {
+        "id": period.pk,
+        "plan_id": period.plan_id,
+        "kind": period.kind,
+        "status": period.status,
+        "starts_on": period.starts_on,
+        "last_day": period.last_day,
+        "renews": period.auto_renew,
+        "invoice_id": invoice.first(),
+    }
+
+
+def _company(request: HttpRequest) -> Company:
+    company = acting_company(request.user)
+    if company is None:
+        raise not_found(_("You do not belong to a company."))
+    return company
+
+
+def _subscription_out(company: Company) -> dict[str, Any]:
+    state = selectors.overview(company)
+    billing = selectors.billing_details(company)
+    return {
+        "plan": _plan_out(state.plan),
+        "current": _period_out(state.subscription),
+        "next": _period_out(state.following),
+        "pending": _period_out(state.pending),
+        "in_grace": state.in_grace,
+        "holds_until": state.holds_until,
+        "billing": {name: getattr(billing, name) for name in BillingOut.model_fields},
+    }
+
+
+# --- endpoints -------------------------------------------------------------------------------
+
+
+@plans_router.get(
+    "",
+    response=list[PlanOut],
+    auth=PUBLIC_AUTH,
+    openapi_extra=PUBLIC_OPENAPI,
+    summary="The membership plans on offer (public)",
+)
+@paged()
+def list_plans(request: HttpRequest) -> Rows:
+    return Rows(selectors.offered_plans(), render=_plan_out)
+
+
+@router.get("", response=SubscriptionOut, summary="My company's plan, period and renewal")
+def my_subscription(request: HttpRequest) -> dict[str, Any]:
+    return _subscription_out(_company(request))
+
+
+@router.post(
+    "",
+    response=SubscriptionOut,
+    summary="Subscribe, upgrade, downgrade or cancel at the term's end (owner or admin)",
+)
+def change_subscription(request: HttpRequest, payload: SubscriptionChange) -> dict[str, Any]:
+    company = _company(request)
+    if payload.action == "cancel":
+        services.subscription_cancel(actor=request.user, company=company)
+    else:
+        services.plan_change(
+            actor=request.user, company=company, plan_id=payload.plan_id, action=payload.action
+        )
+    return _subscription_out(company)
+
+
+@router.put("/billing", response=BillingOut, summary="My company's details for its invoices")
+def set_billing(request: HttpRequest, payload: BillingWrite) -> dict[str, Any]:
+    details = services.billing_details_set(
+        actor=request.user, company=_company(request), **payload.dict()
+    )
+    return {name: getattr(details, name) for name in BillingOut.model_fields}
+
+
+@invoices_router.get("", response=list[InvoiceOut], summary="My company's invoices, newest first")
+@paged()
+def my_invoices(request: HttpRequest) -> Any:
+    return selectors.invoices_of(_company(request))
+
+
+@invoices_router.get("/{int:invoice_id}", response=InvoiceOut, summary="One of my invoices")
+def my_invoice(request: HttpRequest, invoice_id: int) -> Invoice:
+    return selectors.access_invoice(user=request.user, invoice_id=invoice_id)
+
+
+@operator_router.get(
+    "/invoices/awaiting",
+    response=list[InvoiceOut],
+    summary="Invoices waiting for their transfer (operators)",
+)
+@paged()
+def awaiting_invoices(request: HttpRequest) -> Any:
+    return selectors.invoices_awaiting_payment(user=request.user)
+
+
+@operator_router.post(
+    "/invoices/{int:invoice_id}/payment",
+    response=InvoiceOut,
+    summary="Confirm that an invoice's transfer arrived (operators)",
+)
+def confirm_payment(request: HttpRequest, invoice_id: int) -> Invoice:
+    return services.invoice_confirm_payment(actor=request.user, invoice_id=invoice_id)

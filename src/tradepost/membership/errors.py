@@ -1,0 +1,57 @@
+"""Errors raised by the membership services and access helpers (a `core.errors` family)."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+
+
+class MembershipErrorCode(ErrorCode):
+    """Why a request on a plan, a subscription or an invoice was refused."""
+
+    INVALID = "invalid", ErrorKind.INVALID
+    PLAN_NOT_FOUND = "plan-not-found", ErrorKind.NOT_FOUND
+    INVOICE_NOT_FOUND = "invoice-not-found", ErrorKind.NOT_FOUND
+    NO_COMPANY = "no-company", ErrorKind.FORBIDDEN, gettext_lazy("You do not act for a company")
+    NOT_ALLOWED = (
+        "membership-not-allowed",
+        ErrorKind.FORBIDDEN,
+        gettext_lazy("Only the company's owner and admins can do this"),
+    )
+    OPERATORS_ONLY = "operators-only", ErrorKind.FORBIDDEN, gettext_lazy("Operators only")
+    WRONG_ACTION = (
+        "wrong-action",
+        ErrorKind.CONFLICT,
+        gettext_lazy("The change is not what was asked"),
+    )
+    SAME_PLAN = "same-plan", ErrorKind.CONFLICT, gettext_lazy("Already on this plan")
+    NOTHING_TO_CANCEL = "nothing-to-cancel", ErrorKind.CONFLICT
+    NO_EXCHANGE_RATE = "no-exchange-rate", ErrorKind.CONFLICT
+    INVOICE_NOT_OPEN = (
+        "invoice-not-open",
+        ErrorKind.CONFLICT,
+        gettext_lazy("The invoice is not awaiting payment"),
+    )
+
+
+class MembershipError(DomainError):
+    """A refused request on a plan, a subscription or an invoice."""
+
+    code: MembershipErrorCode
+
+
+class PlanNotFound(MembershipError, Http404):
+    """No such plan, or one not offered: both look the same (404)."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(MembershipErrorCode.PLAN_NOT_FOUND, message or _("No such object."))
+
+
+class InvoiceNotFound(MembershipError, Http404):
+    """No such invoice, or another company's: both look the same (404)."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(MembershipErrorCode.INVOICE_NOT_FOUND, message or _("No such object."))

@@ -1,0 +1,640 @@
+"""Writes of membership: one function per use case, keyword-only arguments, one transaction.
+
+- A company's owner or admin subscribes, changes plan (an upgrade from today with the credit
+  of its unused days, a downgrade from the end of what is paid: `selectors.change_quote`) or
+  cancels at the term's end (`plan_change`, `subscription_cancel`); each change is a new
+  `Subscription` row waiting for its payment, with its `Invoice`.
+- An operator confirms the bank transfer (`invoice_confirm_payment`): the period is paid, an
+  upgrade replaces what it credited, the company is told.
+- The worker's timer (`membership_jobs_run`, ops.periodic) issues renewal invoices 30 days
+  ahead, sends the 30-, 7- and 1-day reminders once each, and at the end of the grace period
+  returns a company that did not pay to the free plan. Nothing it listed changes.
+
+Invoice numbers are taken from a locked counter row per year in the invoice's transaction:
+no gap, no repeat (`_next_number`).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any, Literal, TypedDict, Unpack
+
+from babel.dates import format_date
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tradepost.accounts.selectors import is_operator
+from tradepost.audit.services import audit_record, field_changes, snapshot
+from tradepost.companies.models import Company, Membership, Role
+from tradepost.companies.selectors import can_manage_company
+from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_country, clean_text
+from tradepost.core.languages import babel_date_locale, normalise_ui_language
+from tradepost.membership import selectors
+from tradepost.membership.errors import MembershipError, MembershipErrorCode
+from tradepost.membership.models import (
+    BillingDetails,
+    Invoice,
+    InvoiceCounter,
+    InvoiceStatus,
+    Plan,
+    RenewalReminder,
+    Subscription,
+    SubscriptionKind,
+    SubscriptionStatus,
+)
+from tradepost.membership.payments import DEFAULT_PROVIDER, provider
+from tradepost.membership.proration import add_months
+from tradepost.notify.models import NotificationKind
+from tradepost.notify.services import absolute_url, notification_create, queue_email
+
+#: Days before a period's end when its managers are reminded, each once.
+REMINDER_DAYS = (30, 7, 1)
+#: A renewal invoice is issued this many days before the period ends.
+RENEWAL_NOTICE_DAYS = 30
+#: Periods looked at per run of each job (the rest wait for the next run).
+JOB_BATCH = 200
+
+Action = Literal["subscribe", "upgrade", "downgrade"]
+ACTIONS: dict[str, str] = {
+    "subscribe": SubscriptionKind.NEW,
+    "upgrade": SubscriptionKind.UPGRADE,
+    "downgrade": SubscriptionKind.DOWNGRADE,
+}
+
+
+# --- who may ---------------------------------------------------------------------------------
+
+
+def _require_manager(actor: Any, company: Company) -> None:
+    if not can_manage_company(actor, company):
+        raise MembershipError(
+            MembershipErrorCode.NOT_ALLOWED,
+            _("Only the company's owner and admins can change its membership."),
+        )
+
+
+def _require_operator(actor: Any) -> None:
+    if not is_operator(actor):
+        raise MembershipError(MembershipErrorCode.OPERATORS_ONLY, _("Only operators can do this."))
+
+
+# --- billing details -------------------------------------------------------------------------
+
+
+class BillingFields(TypedDict, total=False):
+    """What a company wants on its invoices: the input of `billing_details_set` (the web form
+    and the API body send these names)."""
+
+    legal_name: str
+    address: str
+    country: str
+    tax_id: str
+    email: str
+
+
+BILLING_FIELDS = frozenset(BillingFields.__annotations__)
+
+
+def _clean_email(value: Any) -> str:
+    text = clean_text(value, max_length=254)
+    if text:
+        try:
+            validate_email(text)
+        except ValidationError:
+            raise FieldInvalid(_("Enter a valid email address.")) from None
+    return text
+
+
+_BILLING_CLEANERS: dict[str, tuple[Any, dict[str, Any]]] = {
+    "legal_name": (clean_text, {"max_length": 200, "required": True, "markup_free": True}),
+    "address": (clean_text, {"max_length": 500, "single_line": False, "markup_free": True}),
+    "country": (clean_country, {"required": True}),
+    "tax_id": (clean_text, {"max_length": 50, "markup_free": True}),
+    "email": (_clean_email, {}),
+}
+
+
+@transaction.atomic
+def billing_details_set(
+    *, actor: Any, company: Company, **fields: Unpack[BillingFields]
+) -> BillingDetails:
+    """Set the name, address, country, tax number and billing email the company's next
+    invoices carry (issued ones keep theirs)."""
+    _require_manager(actor, company)
+    errors = FieldErrors()
+    for name in sorted(set(fields) - BILLING_FIELDS):
+        errors.add(name, _("This field is not known here."))
+    cleaned = {
+        name: errors.clean(name, cleaner, fields.get(name), **options)
+        for name, (cleaner, options) in _BILLING_CLEANERS.items()
+    }
+    errors.raise_if_any(MembershipError, MembershipErrorCode.INVALID)
+    details = BillingDetails.objects.select_for_update().filter(company_id=company.pk).first()
+    details = details or BillingDetails(company=company)
+    for name, value in cleaned.items():
+        setattr(details, name, value or "")
+    details.full_clean()
+    details.save()
+    return details
+
+
+# --- invoices --------------------------------------------------------------------------------
+
+
+def _next_number(year: int) -> int:
+    """The year's next invoice number, taken under the counter row's lock: a concurrent
+    invoice waits for this transaction, so numbers never repeat; a rolled-back invoice
+    gives its number back, so none is skipped."""
+    try:
+        with transaction.atomic():
+            InvoiceCounter.objects.get_or_create(year=year)
+    except IntegrityError:
+        pass  # created by a concurrent invoice; locked below
+    counter = InvoiceCounter.objects.select_for_update().get(year=year)
+    counter.last += 1
+    counter.save(update_fields=["last"])
+    return counter.last
+
+
+def invoice_number(year: int, sequence: int) -> str:
+    return f"{settings.TRADEPOST_INVOICE_PREFIX}-{year}-{sequence:06d}"
+
+
+def seller_details() -> dict[str, str]:
+    """The operator's company as invoices name it (settings TRADEPOST_SELLER_*)."""
+    return {
+        "name": settings.TRADEPOST_SELLER_NAME,
+        "address": settings.TRADEPOST_SELLER_ADDRESS.replace("\\n", "\n"),
+        "country": settings.TRADEPOST_SELLER_COUNTRY,
+        "tax_id": settings.TRADEPOST_SELLER_TAX_ID,
+        "email": settings.TRADEPOST_SELLER_EMAIL,
+    }
+
+
+def _buyer_details(company: Company) -> dict[str, str]:
+    details = selectors.billing_details(company)
+    address = details.address or ", ".join(
+        part for part in (company.city, company.province) if part
+    )
+    return {
+        "name": details.legal_name or company.legal_name,
+        "address": address,
+        "country": details.country or company.country,
+        "tax_id": details.tax_id,
+        "email": details.email,
+    }
+
+
+def _issue_invoice(subscription: Subscription, *, price: Decimal, credit: Decimal) -> Invoice:
+    """Number and write the invoice of `subscription` (in its plan's currency)."""
+    now = timezone.now()
+    today = timezone.localdate()
+    sequence = _next_number(today.year)
+    number = invoice_number(today.year, sequence)
+    payment = provider(DEFAULT_PROVIDER)
+    invoice = Invoice(
+        number=number,
+        year=today.year,
+        sequence=sequence,
+        company=subscription.company,
+        subscription=subscription,
+        issued_on=today,
+        due_on=today + timedelta(int(settings.TRADEPOST_INVOICE_DUE_DAYS)),
+        period_start=subscription.starts_on,
+        period_end=subscription.last_day,
+        currency=subscription.plan.currency,
+        price=price,
+        credit=credit,
+        total=max(Decimal(0), price - credit),
+        plan_code=subscription.plan.code,
+        buyer=_buyer_details(subscription.company),
+        seller=seller_details(),
+        payment_method=payment.code,
+        payment_reference=payment.reference(number_body=number.replace("-", "")),
+        created_at=now,
+    )
+    invoice.full_clean()
+    invoice.save()
+    return invoice
+
+
+def _void_pending(company: Company, *, now: datetime) -> None:
+    """Withdraw the change waiting for its payment, if any; its invoice stays, void."""
+    for pending in Subscription.objects.select_for_update().filter(
+        company_id=company.pk, status=SubscriptionStatus.PENDING
+    ):
+        pending.status = SubscriptionStatus.CANCELLED
+        pending.closed_at = now
+        pending.save(update_fields=["status", "closed_at"])
+        Invoice.objects.filter(subscription_id=pending.pk, status=InvoiceStatus.OPEN).update(
+            status=InvoiceStatus.VOID
+        )
+
+
+# --- subscribing, changing, cancelling --------------------------------------------------------
+
+
+def _lock_company(company: Company) -> Company:
+    """Changes of one company's membership run one at a time."""
+    return Company.objects.select_for_update().get(pk=company.pk)
+
+
+@transaction.atomic
+def plan_change(*, actor: Any, company: Company, plan_id: Any, action: Action) -> Subscription:
+    """Subscribe to a paid plan, upgrade or downgrade to it (`action` says which the actor
+    means; a different answer is refused). The new period waits for its payment, with its
+    invoice; a change still waiting is withdrawn first. A cancelled period asked for again
+    renews once more instead (nothing to pay now)."""
+    _require_manager(actor, company)
+    if action not in ACTIONS:
+        raise MembershipError(
+            MembershipErrorCode.INVALID,
+            {"action": [_("Choose subscribe, upgrade or downgrade.")]},
+        )
+    if plan_id is None or plan_id == "":
+        raise MembershipError(
+            MembershipErrorCode.INVALID, {"plan_id": [_("This field is required.")]}
+        )
+    plan = selectors.offered_plan(plan_id=plan_id)
+    if plan.is_default:
+        raise MembershipError(
+            MembershipErrorCode.WRONG_ACTION,
+            _("To return to the free plan, cancel at the end of the term."),
+        )
+    company = _lock_company(company)
+    current = selectors.current_subscription(company)
+    if current is not None and current.plan_id == plan.pk and not current.auto_renew:
+        return _resume(actor, current)
+    quote = selectors.change_quote(company, plan)
+    if ACTIONS[action] != quote.kind:
+        raise MembershipError(MembershipErrorCode.WRONG_ACTION, _wrong_action(quote.kind))
+    now = timezone.now()
+    _void_pending(company, now=now)
+    subscription = Subscription(
+        company=company,
+        plan=plan,
+        kind=quote.kind,
+        starts_on=quote.starts_on,
+        ends_on=quote.ends_on,
+        previous=quote.previous,
+        created_at=now,
+        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    subscription.full_clean(validate_constraints=False)
+    subscription.save()
+    invoice = _issue_invoice(subscription, price=quote.price, credit=quote.credit)
+    if invoice.total == 0:
+        _mark_paid(invoice, actor=None, now=now)
+    return subscription
+
+
+def _wrong_action(kind: str) -> str:
+    if kind == SubscriptionKind.UPGRADE:
+        return _("This plan costs more than your current one: it is an upgrade.")
+    if kind == SubscriptionKind.DOWNGRADE:
+        return _("This plan costs less than your current one: it is a downgrade.")
+    return _("Your company has no paid plan yet: subscribe to this one.")
+
+
+def _resume(actor: Any, current: Subscription) -> Subscription:
+    current.auto_renew = True
+    current.save(update_fields=["auto_renew"])
+    return current
+
+
+@transaction.atomic
+def subscription_cancel(*, actor: Any, company: Company) -> Subscription:
+    """Stop renewing: the paid period runs to its end, then the company is on the free plan
+    (no grace period). A change waiting for its payment is withdrawn."""
+    _require_manager(actor, company)
+    company = _lock_company(company)
+    current = selectors.current_subscription(company)
+    if current is None or not current.auto_renew:
+        raise MembershipError(
+            MembershipErrorCode.NOTHING_TO_CANCEL, _("There is no renewing membership to cancel.")
+        )
+    _void_pending(company, now=timezone.now())
+    current.auto_renew = False
+    current.save(update_fields=["auto_renew"])
+    following = selectors.scheduled_next(current)
+    if following is not None:  # paid ahead: it runs, and ends without renewing too
+        following.auto_renew = False
+        following.save(update_fields=["auto_renew"])
+    return current
+
+
+# --- payment ---------------------------------------------------------------------------------
+
+
+def _mark_paid(invoice: Invoice, *, actor: Any, now: datetime) -> None:
+    """The invoice is paid: its period is paid, and an upgrade replaces what it credited."""
+    invoice.status = InvoiceStatus.PAID
+    invoice.paid_at = now
+    invoice.confirmed_by = actor if getattr(actor, "is_authenticated", False) else None
+    invoice.save(update_fields=["status", "paid_at", "confirmed_by"])
+    subscription = Subscription.objects.select_for_update().get(pk=invoice.subscription_id)
+    subscription.status = SubscriptionStatus.ACTIVE
+    subscription.activated_at = now
+    subscription.save(update_fields=["status", "activated_at"])
+    if subscription.kind == SubscriptionKind.UPGRADE and subscription.previous_id:
+        replaced = Subscription.objects.filter(
+            company_id=subscription.company_id, status=SubscriptionStatus.ACTIVE
+        ).exclude(pk=subscription.pk)
+        replaced.update(status=SubscriptionStatus.REPLACED, closed_at=now)
+    _tell_managers(
+        subscription,
+        kind=NotificationKind.MEMBERSHIP_PAID,
+        template="membership_paid",
+        subject=gettext_lazy("Payment received: your membership is active"),
+        day=subscription.last_day,
+    )
+
+
+@transaction.atomic
+def invoice_confirm_payment(*, actor: Any, invoice_id: Any) -> Invoice:
+    """An operator confirms that the transfer of an open invoice arrived."""
+    _require_operator(actor)
+    invoice = selectors.access_invoice(user=actor, invoice_id=invoice_id)
+    invoice = Invoice.objects.select_for_update().get(pk=invoice.pk)
+    if invoice.status != InvoiceStatus.OPEN:
+        raise MembershipError(
+            MembershipErrorCode.INVOICE_NOT_OPEN, _("This invoice is not awaiting payment.")
+        )
+    subscription = Subscription.objects.get(pk=invoice.subscription_id)
+    if subscription.status != SubscriptionStatus.PENDING:
+        raise MembershipError(
+            MembershipErrorCode.INVOICE_NOT_OPEN, _("This invoice is not awaiting payment.")
+        )
+    before = snapshot(invoice, ["status"])
+    _mark_paid(invoice, actor=actor, now=timezone.now())
+    audit_record(
+        actor=actor,
+        action="invoice.paid",
+        target=invoice,
+        changes=field_changes(before, snapshot(invoice, ["status"]), ["status"]),
+    )
+    return invoice
+
+
+# --- telling the company ---------------------------------------------------------------------
+
+
+def _managers(company_id: int) -> list[Any]:
+    return [
+        member.user
+        for member in Membership.objects.filter(
+            company_id=company_id, role__in=(Role.OWNER, Role.ADMIN), user__is_active=True
+        )
+        .select_related("user")
+        .order_by("pk")
+    ]
+
+
+def _tell_managers(
+    subscription: Subscription,
+    *,
+    kind: str,
+    template: str,
+    subject: Any,
+    day: date,
+    context: dict[str, Any] | None = None,
+) -> None:
+    """A notification and an email to each owner and admin, each in their own language:
+    the plan's name and `day` as they read them."""
+    with translation.override("en"):
+        path = reverse("membership:overview")
+    for user in _managers(subscription.company_id):
+        language = normalise_ui_language(user.preferred_language)
+        plan = subscription.plan.name_for(language)
+        when = format_date(day, "medium", locale=babel_date_locale(language))
+        notification_create(
+            recipient=user, kind=kind, params={"subject": plan, "date": when}, link=path
+        )
+        with translation.override(language):
+            link = absolute_url(reverse("membership:overview"))
+        queue_email(
+            to=user.email,
+            subject=subject,
+            template=template,
+            context={"plan": plan, "date": when, **(context or {}), "link": link},
+            language=language,
+        )
+
+
+# --- the worker's timer ----------------------------------------------------------------------
+
+
+def _renewing_due(today: date) -> list[int]:
+    return list(
+        Subscription.objects.filter(
+            status=SubscriptionStatus.ACTIVE,
+            auto_renew=True,
+            ends_on__gt=today,
+            ends_on__lte=today + timedelta(RENEWAL_NOTICE_DAYS),
+        )
+        .order_by("ends_on", "pk")
+        .values_list("pk", flat=True)[:JOB_BATCH]
+    )
+
+
+def renewals_issue_due(*, today: date | None = None) -> int:
+    """Issue the renewal (the next period of the same plan, with its invoice) of each renewing
+    period that ends within 30 days and has nothing after it. Returns how many."""
+    today = today or timezone.localdate()
+    issued = 0
+    for pk in _renewing_due(today):
+        with transaction.atomic():
+            current = Subscription.objects.select_related("plan", "company").get(pk=pk)
+            _lock_company(current.company)
+            if _renewal_needed(current):
+                _issue_renewal(current)
+                issued += 1
+    return issued
+
+
+def _renewal_needed(current: Subscription) -> bool:
+    """Still renewing, with no change waiting for its payment and nothing paid after it
+    (read under the company's lock)."""
+    current.refresh_from_db()
+    waiting = Subscription.objects.filter(
+        company_id=current.company_id, status=SubscriptionStatus.PENDING
+    ).exists()
+    return (
+        current.status == SubscriptionStatus.ACTIVE
+        and current.auto_renew
+        and not waiting
+        and selectors.scheduled_next(current) is None
+    )
+
+
+def _issue_renewal(current: Subscription) -> Subscription:
+    renewal = Subscription(
+        company=current.company,
+        plan=current.plan,
+        kind=SubscriptionKind.RENEWAL,
+        starts_on=current.ends_on,
+        ends_on=add_months(current.ends_on, current.plan.term_months or 12),
+        previous=current,
+        created_at=timezone.now(),
+    )
+    renewal.full_clean(validate_constraints=False)
+    renewal.save()
+    _issue_invoice(renewal, price=current.plan.price, credit=Decimal(0))
+    return renewal
+
+
+def _stage(days_left: int) -> int | None:
+    """The reminder due with `days_left` days to go: the nearest of 30, 7 and 1 not passed."""
+    due = [days for days in REMINDER_DAYS if days_left <= days]
+    return min(due) if due else None
+
+
+def renewal_reminders_send(*, today: date | None = None) -> int:
+    """Remind the owners and admins of each company whose paid period ends in 30, 7 or 1
+    days (or fewer, when a run was missed) and that has nothing paid after it; each reminder
+    once, claimed by its unique row. Returns how many were sent."""
+    today = today or timezone.localdate()
+    due = (
+        Subscription.objects.filter(
+            status=SubscriptionStatus.ACTIVE,
+            ends_on__gt=today,
+            ends_on__lte=today + timedelta(max(REMINDER_DAYS)),
+        )
+        .select_related("plan")
+        .order_by("ends_on", "pk")[:JOB_BATCH]
+    )
+    sent = 0
+    for subscription in due:
+        stage = _stage((subscription.ends_on - today).days)
+        if stage is None or selectors.scheduled_next(subscription) is not None:
+            continue
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    RenewalReminder.objects.create(
+                        subscription=subscription, days_before=stage, sent_at=timezone.now()
+                    )
+            except IntegrityError:
+                continue  # sent before, or by another worker
+            _remind(subscription, stage=stage)
+            sent += 1
+    return sent
+
+
+def _remind(subscription: Subscription, *, stage: int) -> None:
+    pending = (
+        Invoice.objects.filter(
+            company_id=subscription.company_id,
+            status=InvoiceStatus.OPEN,
+            subscription__status=SubscriptionStatus.PENDING,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    _tell_managers(
+        subscription,
+        kind=NotificationKind.MEMBERSHIP_ENDING,
+        template="membership_ending",
+        subject=gettext_lazy("Your membership ends soon"),
+        day=subscription.last_day,
+        context={
+            "days": stage,
+            "renews": subscription.auto_renew,
+            "invoice_number": pending.number if pending is not None else "",
+            "grace_days": selectors.grace_days(),
+        },
+    )
+
+
+def subscriptions_expire_due(*, today: date | None = None) -> int:
+    """Close the paid periods that are over: one followed by a paid period ends; one that was
+    not renewed in time (its grace period over, or cancelled at its end) expires, its unpaid
+    renewal is withdrawn, and the company is on the free plan: its listings stay as they are.
+    Returns how many companies went back to the free plan."""
+    today = today or timezone.localdate()
+    grace = timedelta(selectors.grace_days())
+    over = Subscription.objects.filter(status=SubscriptionStatus.ACTIVE, ends_on__lte=today)
+    expired = 0
+    for pk in over.order_by("ends_on", "pk").values_list("pk", flat=True)[:JOB_BATCH]:
+        with transaction.atomic():
+            subscription = Subscription.objects.select_for_update().get(pk=pk)
+            if subscription.status != SubscriptionStatus.ACTIVE:
+                continue
+            now = timezone.now()
+            if selectors.scheduled_next(subscription) is not None:
+                _close(subscription, SubscriptionStatus.ENDED, now=now)
+                continue
+            if subscription.auto_renew and subscription.ends_on + grace > today:
+                continue  # in its grace period
+            _close(subscription, SubscriptionStatus.EXPIRED, now=now)
+            _void_pending(subscription.company, now=now)
+            _tell_managers(
+                subscription,
+                kind=NotificationKind.MEMBERSHIP_EXPIRED,
+                template="membership_expired",
+                subject=gettext_lazy("Your membership has ended"),
+                day=today,
+            )
+            expired += 1
+    return expired
+
+
+def _close(subscription: Subscription, status: str, *, now: datetime) -> None:
+    subscription.status = status
+    subscription.closed_at = now
+    subscription.save(update_fields=["status", "closed_at"])
+
+
+def membership_jobs_run(*, today: date | None = None) -> dict[str, int]:
+    """The timer's round: renewal invoices, reminders, then expiries."""
+    return {
+        "renewals": renewals_issue_due(today=today),
+        "reminders": renewal_reminders_send(today=today),
+        "expired": subscriptions_expire_due(today=today),
+    }
+
+
+# --- plans (the operator's) ------------------------------------------------------------------
+
+PLAN_AUDITED = (
+    "code",
+    "name_en",
+    "name_zh_hans",
+    "name_zh_hant",
+    "price",
+    "currency",
+    "term_months",
+    "monthly_quotation_quota",
+    "showcase_slots",
+    "early_look_minutes",
+    "deeper_statistics",
+    "verified_badge_eligible",
+    "is_offered",
+    "position",
+)
+
+
+@transaction.atomic
+def plan_save_by_operator(*, actor: Any, plan: Plan) -> Plan:
+    """Save the admin's edit of a plan (its form checked the values), with an audit entry.
+    Issued invoices keep their amounts; the next period is billed at the new price."""
+    _require_operator(actor)
+    stored = Plan.objects.select_for_update().filter(pk=plan.pk).first() if plan.pk else None
+    before = snapshot(stored, PLAN_AUDITED) if stored is not None else {}
+    plan.currency = plan.currency.upper()
+    plan.full_clean()
+    plan.save()
+    audit_record(
+        actor=actor,
+        action="plan.change" if stored is not None else "plan.create",
+        target=plan,
+        changes=field_changes(before, snapshot(plan, PLAN_AUDITED), PLAN_AUDITED),
+    )
+    return plan

@@ -1,0 +1,253 @@
+"""Membership pages: the plans (public), the company's membership with its invoices, the
+confirmation steps of a change of plan and of a cancellation, the billing details, a printable
+invoice, and the operators' list of transfers to confirm.
+
+A company's pages work on the signed-in user's own company; every member sees them, only the
+owner and admins change anything (others get the "not allowed" page). An invoice of another
+company answers 404. The operators' page answers 404 to everyone else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tradepost.accounts.selectors import is_operator
+from tradepost.companies.models import Company
+from tradepost.companies.selectors import acting_company, can_manage_company
+from tradepost.core.countries import country_name
+from tradepost.core.languages import normalise_ui_language
+from tradepost.membership import selectors, services
+from tradepost.membership.errors import MembershipError, MembershipErrorCode
+from tradepost.membership.forms import BillingForm
+from tradepost.membership.models import SubscriptionKind
+from tradepost.membership.payments import provider
+from tradepost.web.refusals import flash_refusal, show_on_form
+
+PER_PAGE = 20
+#: The action each kind of change is confirmed with (what the service is told).
+KIND_ACTIONS: dict[str, str] = {
+    SubscriptionKind.NEW: "subscribe",
+    SubscriptionKind.UPGRADE: "upgrade",
+    SubscriptionKind.DOWNGRADE: "downgrade",
+}
+
+
+def _language() -> str:
+    return normalise_ui_language(get_language())
+
+
+def _denied(request: HttpRequest) -> HttpResponse:
+    message = _("Only the company's owner and admins can change its membership.")
+    return render(request, "companies/manage/denied.html", {"message": message}, status=403)
+
+
+def _managed_company(request: HttpRequest) -> Company | HttpResponse:
+    """The user's company when they may change its membership; otherwise the answer."""
+    company = acting_company(request.user)
+    if company is None:
+        return redirect("companies:create")
+    if not can_manage_company(request.user, company):
+        return _denied(request)
+    return company
+
+
+@require_GET
+def plans(request: HttpRequest) -> HttpResponse:
+    company = acting_company(request.user)
+    current = selectors.current_plan(company) if company is not None else None
+    return render(
+        request,
+        "membership/plans.html",
+        {
+            "plans": list(selectors.offered_plans()),
+            "current": current,
+            "language": _language(),
+            "can_change": company is not None and can_manage_company(request.user, company),
+        },
+    )
+
+
+@login_required
+@require_GET
+def overview(request: HttpRequest) -> HttpResponse:
+    company = acting_company(request.user)
+    if company is None:
+        if is_operator(request.user):
+            return redirect("membership:payments")
+        return redirect("companies:create")
+    page = Paginator(selectors.invoices_of(company), PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "membership/overview.html",
+        {
+            "company": company,
+            "company_name": company.name_for(_language()),
+            "state": selectors.overview(company),
+            "plans": [plan for plan in selectors.offered_plans() if not plan.is_default],
+            "page": page,
+            "history": selectors.history(company)[:20],
+            "can_manage": can_manage_company(request.user, company),
+            "language": _language(),
+            "grace_days": selectors.grace_days(),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def change(request: HttpRequest, plan_id: int) -> HttpResponse:
+    """GET: what the change would be (its kind, period and money); POST: do it."""
+    company = _managed_company(request)
+    if isinstance(company, HttpResponse):
+        return company
+    plan = selectors.offered_plan(plan_id=plan_id)
+    if request.method == "POST":
+        try:
+            subscription = services.plan_change(
+                actor=request.user,
+                company=company,
+                plan_id=plan.pk,
+                action=request.POST.get("action", ""),  # type: ignore[arg-type]
+            )
+        except MembershipError as error:
+            flash_refusal(request, error)
+            return redirect("membership:overview")
+        invoice = getattr(subscription, "invoice", None)
+        if invoice is not None and invoice.status == "open":
+            messages.success(request, _("Your invoice is ready: pay it by bank transfer."))
+            return redirect("membership:invoice", invoice_id=invoice.pk)
+        messages.success(request, _("Your membership is updated."))
+        return redirect("membership:overview")
+    try:
+        quote = selectors.change_quote(company, plan)
+    except MembershipError as error:
+        flash_refusal(request, error)
+        return redirect("membership:overview")
+    return render(
+        request,
+        "membership/change_confirm.html",
+        {
+            "quote": quote,
+            "action": KIND_ACTIONS[quote.kind],
+            "plan_name": plan.name_for(_language()),
+            "current": selectors.current_subscription(company),
+            "pending": selectors.pending_change(company),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cancel(request: HttpRequest) -> HttpResponse:
+    company = _managed_company(request)
+    if isinstance(company, HttpResponse):
+        return company
+    if request.method == "POST":
+        try:
+            services.subscription_cancel(actor=request.user, company=company)
+        except MembershipError as error:
+            flash_refusal(request, error)
+        else:
+            messages.success(request, _("Your membership will not renew."))
+        return redirect("membership:overview")
+    current = selectors.current_subscription(company)
+    if current is None or not current.auto_renew:
+        flash_refusal(
+            request,
+            MembershipError(
+                MembershipErrorCode.NOTHING_TO_CANCEL,
+                _("There is no renewing membership to cancel."),
+            ),
+        )
+        return redirect("membership:overview")
+    return render(
+        request,
+        "membership/cancel_confirm.html",
+        {"current": current, "plan_name": current.plan.name_for(_language())},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def billing(request: HttpRequest) -> HttpResponse:
+    company = _managed_company(request)
+    if isinstance(company, HttpResponse):
+        return company
+    details = selectors.billing_details(company)
+    form = BillingForm(request.POST or None, initial=BillingForm.initial_for(details))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.billing_details_set(actor=request.user, company=company, **form.cleaned_data)
+        except MembershipError as error:
+            show_on_form(form, error)
+        else:
+            messages.success(request, _("Your billing details are saved."))
+            return redirect("membership:overview")
+    return render(
+        request,
+        "membership/billing.html",
+        {"form": form},
+        status=400 if form.is_bound and form.errors else 200,
+    )
+
+
+def _party(details: dict[str, Any], language: str) -> dict[str, Any]:
+    """An invoice's seller or buyer as the page prints it (the country named)."""
+    code = str(details.get("country") or "")
+    return {**details, "country_name": country_name(code, language) if code else ""}
+
+
+@login_required
+@require_GET
+def invoice(request: HttpRequest, invoice_id: int) -> HttpResponse:
+    item = selectors.access_invoice(user=request.user, invoice_id=invoice_id)
+    language = _language()
+    payment = provider(item.payment_method)
+    return render(
+        request,
+        "membership/invoice.html",
+        {
+            "invoice": item,
+            "plan_name": item.subscription.plan.name_for(language),
+            "kind": item.subscription.get_kind_display(),
+            "seller": _party(item.seller, language),
+            "buyer": _party(item.buyer, language),
+            "payment": payment.instructions(reference=item.payment_reference),
+        },
+    )
+
+
+@login_required
+@require_GET
+def payments(request: HttpRequest) -> HttpResponse:
+    if not is_operator(request.user):
+        raise Http404
+    page = Paginator(selectors.invoices_awaiting_payment(user=request.user), PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "membership/payments.html", {"page": page})
+
+
+@login_required
+@require_POST
+def payment_confirm(request: HttpRequest, invoice_id: int) -> HttpResponse:
+    if not is_operator(request.user):
+        raise Http404
+    try:
+        item = services.invoice_confirm_payment(actor=request.user, invoice_id=invoice_id)
+    except MembershipError as error:
+        flash_refusal(request, error)
+    else:
+        messages.success(
+            request, _("Payment of invoice %(number)s confirmed.") % {"number": item.number}
+        )
+    return redirect("membership:payments")

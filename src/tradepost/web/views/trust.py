@@ -1,0 +1,172 @@
+"""Verification pages: the company's page under /<lang>/dashboard/company/verification/
+(status, what was checked, the documents and their history, the upload form) and the
+operators' queue under /<lang>/dashboard/operator/verification/.
+
+Documents are sent only by `document`, after `access_verification_document` (the company's
+owner and admins, operators); any other id answers 404 like a missing one.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tradepost.accounts.selectors import is_operator
+from tradepost.companies.selectors import membership_for
+from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
+from tradepost.trust import selectors, services
+from tradepost.trust.documents import document_response, max_document_bytes, max_documents
+from tradepost.trust.errors import TrustError
+from tradepost.trust.forms import ApproveForm, RejectForm, VerificationSubmitForm
+from tradepost.web.refusals import flash_refusal, show_on_form
+from tradepost.web.views.accounts import AuthenticatedRequest
+
+#: Requests the operators' queue shows on a page.
+QUEUE_PAGE_SIZE = 20
+_LANGUAGE_NAMES = dict(LISTING_LANGUAGES)
+
+
+@login_required
+def verification(request: AuthenticatedRequest) -> HttpResponse:
+    membership = membership_for(request.user)
+    if membership is None:
+        if is_operator(request.user):
+            return redirect("trust:queue")
+        messages.info(request, _("Create your company profile first."))
+        return redirect("companies:create")
+    company = membership.company
+    can_manage = membership.can_manage_company
+    posted = request.method == "POST"
+    form = (
+        VerificationSubmitForm(request.POST, request.FILES) if posted else VerificationSubmitForm()
+    )
+    if posted:
+        if not can_manage:
+            return render(
+                request,
+                "companies/manage/denied.html",
+                {"message": _("Only the owner and the admins of a company may do this.")},
+                status=403,
+            )
+        if form.is_valid():
+            try:
+                services.verification_submit(
+                    actor=request.user, company=company, files=form.cleaned_data
+                )
+            except TrustError as exc:
+                show_on_form(form, exc)
+            else:
+                messages.success(
+                    request, _("Your documents are sent. An operator will review them soon.")
+                )
+                return redirect("trust:verification")
+    context = {
+        "company": company,
+        "status": selectors.company_verification(company=company),
+        "history": selectors.verification_requests_of(company=company),
+        "can_manage": can_manage,
+        "form": form,
+        "max_megabytes": max_document_bytes() // (1024 * 1024),
+        "max_files": max_documents(),
+    }
+    status = 400 if form.is_bound and form.errors else 200
+    return render(request, "trust/verification.html", context, status=status)
+
+
+@login_required
+@require_POST
+def withdraw(request: AuthenticatedRequest) -> HttpResponse:
+    membership = membership_for(request.user)
+    if membership is None:
+        raise Http404
+    try:
+        services.verification_withdraw(actor=request.user, company=membership.company)
+    except TrustError as exc:
+        flash_refusal(request, exc)
+    else:
+        messages.success(request, _("Your verification request is withdrawn."))
+    return redirect("trust:verification")
+
+
+@login_required
+@require_GET
+def document(request: AuthenticatedRequest, document_id: int) -> FileResponse:
+    found = selectors.access_verification_document(user=request.user, document_id=document_id)
+    return document_response(found)
+
+
+def _require_operator(request: AuthenticatedRequest) -> None:
+    if not is_operator(request.user):
+        raise Http404
+
+
+@login_required
+@require_GET
+def queue(request: AuthenticatedRequest) -> HttpResponse:
+    _require_operator(request)
+    page = Paginator(selectors.verification_queue(), QUEUE_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    items = [
+        {
+            "verification": item,
+            "language": _LANGUAGE_NAMES.get(item.company.original_language, ""),
+            "approve_form": ApproveForm(auto_id=f"id_%s_{item.pk}"),
+            "reject_form": RejectForm(auto_id=f"id_%s_{item.pk}"),
+        }
+        for item in page
+    ]
+    return render(request, "trust/queue.html", {"page": page, "items": items})
+
+
+def _flash_form_errors(request: AuthenticatedRequest, form: forms.Form) -> None:
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, str(error))
+
+
+def _decide(request: AuthenticatedRequest, verification_id: int, *, approve: bool) -> HttpResponse:
+    _require_operator(request)
+    found = selectors.access_verification(user=request.user, verification_id=verification_id)
+    form: forms.Form = ApproveForm(request.POST) if approve else RejectForm(request.POST)
+    if not form.is_valid():
+        _flash_form_errors(request, form)
+        return redirect("trust:queue")
+    name = found.company.name_for(normalise_ui_language(get_language()))
+    try:
+        if approve:
+            services.verification_approve(
+                actor=request.user, verification=found, checked=form.cleaned_data["checked"]
+            )
+            messages.success(request, _("%(company)s is verified.") % {"company": name})
+        else:
+            services.verification_reject(
+                actor=request.user, verification=found, reason=form.cleaned_data["reason"]
+            )
+            messages.success(
+                request,
+                _("%(company)s is not approved; the company can read your reason.")
+                % {"company": name},
+            )
+    except TrustError as exc:
+        flash_refusal(request, exc)
+    return redirect("trust:queue")
+
+
+@login_required
+@require_POST
+def approve(request: AuthenticatedRequest, verification_id: int) -> HttpResponse:
+    return _decide(request, verification_id, approve=True)
+
+
+@login_required
+@require_POST
+def reject(request: AuthenticatedRequest, verification_id: int) -> HttpResponse:
+    return _decide(request, verification_id, approve=False)

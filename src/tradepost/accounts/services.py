@@ -73,10 +73,7 @@ def _clean_full_name(full_name: str) -> str:
 
 
 def _full_clean(user: User, *, exclude: list[str]) -> None:
-    try:
-        user.full_clean(exclude=exclude)
-    except ValidationError as exc:
-        raise AccountError.from_validation_error(AccountErrorCode.INVALID, exc) from None
+    AccountError.clean_model(user, code=AccountErrorCode.INVALID, exclude=exclude)
 
 
 def _check_password(password: str, *, user: User) -> None:

@@ -12,7 +12,6 @@ from decimal import Decimal
 from typing import Any, TypedDict, Unpack
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import transaction
@@ -287,12 +286,7 @@ _MODEL_TO_INPUT = {"category": "category_id"}
 
 
 def _full_clean(obj: Any) -> None:
-    try:
-        obj.full_clean()
-    except ValidationError as exc:
-        raise ProductError.from_validation_error(
-            ProductErrorCode.INVALID, exc, rename=_MODEL_TO_INPUT
-        ) from None
+    ProductError.clean_model(obj, code=ProductErrorCode.INVALID, rename=_MODEL_TO_INPUT)
 
 
 def _slug_for(title: str) -> str:

@@ -68,12 +68,7 @@ def _require_owner(actor: User, company: Company) -> None:
 
 
 def _full_clean(obj: Any, *, validate_unique: bool = True) -> None:
-    """`obj.full_clean()`, its refusal as a CompanyError (the input was checked before: this
-    is the model's last word)."""
-    try:
-        obj.full_clean(validate_unique=validate_unique)
-    except ValidationError as exc:
-        raise CompanyError.from_validation_error(CompanyErrorCode.INVALID, exc) from None
+    CompanyError.clean_model(obj, code=CompanyErrorCode.INVALID, validate_unique=validate_unique)
 
 
 def _already_in_company() -> CompanyError:

@@ -100,6 +100,22 @@ class DomainError(Exception):
             return cls(code, fields)
         return cls(code, {NON_FIELD: error.messages})
 
+    @classmethod
+    def clean_model(
+        cls,
+        obj: Any,
+        *,
+        code: ErrorCode,
+        rename: Mapping[str, str] | None = None,
+        **options: Any,
+    ) -> None:
+        """`obj.full_clean(**options)`, its refusal raised as this error with `code`: the
+        input was checked before, so this is the model's last word."""
+        try:
+            obj.full_clean(**options)
+        except ValidationError as exc:
+            raise cls.from_validation_error(code, exc, rename=rename) from None
+
     @property
     def kind(self) -> ErrorKind:
         return self.code.kind

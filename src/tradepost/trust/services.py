@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -55,10 +54,7 @@ def _require_manager(actor: Any, company: Company) -> None:
 
 
 def _full_clean(obj: Any) -> None:
-    try:
-        obj.full_clean(validate_constraints=False)
-    except ValidationError as exc:
-        raise TrustError.from_validation_error(TrustErrorCode.INVALID, exc) from None
+    TrustError.clean_model(obj, code=TrustErrorCode.INVALID, validate_constraints=False)
 
 
 def _already_pending() -> TrustError:

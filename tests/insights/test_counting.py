@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished
+from django.db import close_old_connections
 from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
@@ -25,6 +26,17 @@ from tradepost.insights.services import counters_prune, search_impressions_recor
 from tradepost.search.analysis import query_words
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def connection_kept():
+    """The signal a server sends when it closes a response also closes Django's database
+    connection (`close_old_connections`), which would end the test's transaction; Django's
+    own test client lifts that receiver the same way while it handles a request."""
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_finished.connect(close_old_connections)
+
 
 BROWSER = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -214,7 +226,7 @@ def _request(rf):
     return request
 
 
-def test_a_view_is_counted_when_the_server_finishes_the_request_and_only_once(rf):
+def test_a_view_is_counted_when_the_server_finishes_the_request_and_only_once(rf, connection_kept):
     product = make_product()
     middleware = _counting_middleware(product)
     response = middleware(_request(rf))
@@ -228,7 +240,7 @@ def test_a_view_is_counted_when_the_server_finishes_the_request_and_only_once(rf
     assert _views(product) == 1
 
 
-def test_a_response_never_closed_leaves_nothing_for_the_next_request(rf):
+def test_a_response_never_closed_leaves_nothing_for_the_next_request(rf, connection_kept):
     product = make_product()
     _counting_middleware(product)(_request(rf))  # its response is never closed
     other = _counting_middleware(product)

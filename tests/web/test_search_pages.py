@@ -59,6 +59,38 @@ def test_empty_query_shows_guidance_and_is_not_indexed_by_robots(client, search_
     assert len(hit_ids(response)) == 6
 
 
+def test_a_plain_keyword_page_may_be_indexed_with_its_words_as_canonical(
+    client, search_catalogue, settings
+):
+    response = client.get(URL, {"q": "vacuum flask"})
+    html = response.content.decode()
+    assert "noindex" not in html and "X-Robots-Tag" not in response
+    canonical = f'<link rel="canonical" href="{settings.SITE_URL}{URL}?q=vacuum+flask">'
+    assert canonical in html
+    assert f'hreflang="zh-Hans" href="{settings.SITE_URL}/zh-hans/search/?q=vacuum+flask"' in html
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"q": "vacuum flask", "page": "2"},  # a later page
+        {"q": "vacuum flask", "sort": "newest"},  # a sort
+        {"q": "vacuum flask", "country": "TW"},  # a filter
+        {"q": "vacuum flask", "tab": "companies"},  # another tab
+        {"q": "vacuum flask", "utm_source": "mail"},  # anything else
+        {"q": "zzzzqqqq"},  # nothing found
+        {"q": "flask " * 20},  # too long to be a keyword
+    ],
+    ids=["page", "sort", "filter", "tab", "other", "nothing-found", "too-long"],
+)
+def test_every_other_search_stays_out_of_search_engines(client, search_catalogue, params):
+    response = client.get(URL, params)
+    assert response.status_code == 200
+    assert '<meta name="robots" content="noindex, follow">' in response.content.decode()
+    assert response["X-Robots-Tag"] == "noindex"
+    assert 'rel="canonical"' not in response.content.decode()
+
+
 def test_empty_index_and_empty_query_shows_the_empty_state(client, db):
     response = client.get(URL)
     assert response.status_code == 200

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from urllib.parse import urlencode
 
 from babel.dates import format_date, format_time, get_datetime_format
 from django import template
@@ -66,7 +67,11 @@ def moment(value: datetime | None) -> str:
     return format_moment(value, normalise_ui_language(get_language()))
 
 
-def _page_suffix(request: HttpRequest) -> str:
+def _page_suffix(request: HttpRequest, keyword: str = "") -> str:
+    """What the canonical and alternate addresses keep of the query string: the page
+    number, or the words of a keyword page (a search indexed by its words alone)."""
+    if keyword:
+        return "?" + urlencode({"q": keyword})
     page = request.GET.get("page", "")
     if page.isdigit() and 1 < int(page) < 10**9:
         return f"?page={int(page)}"
@@ -79,7 +84,7 @@ def alternate_links(context) -> list[dict[str, str]]:
     if request is None:
         return []
     path = request.path
-    suffix = _page_suffix(request)
+    suffix = _page_suffix(request, context.get("keyword_page", ""))
     links = []
     for code, _name in settings.LANGUAGES:
         links.append(
@@ -101,4 +106,4 @@ def canonical_link(context) -> str:
     request = context.get("request")
     if request is None:
         return settings.SITE_URL + "/"
-    return settings.SITE_URL + request.path + _page_suffix(request)
+    return settings.SITE_URL + request.path + _page_suffix(request, context.get("keyword_page", ""))

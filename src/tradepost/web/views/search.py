@@ -227,8 +227,10 @@ def search_page(request: HttpRequest) -> HttpResponse:
             **_tab_links(query),
         }
     )
+    context["keyword_page"] = _keyword_page(request, query=query, tab=tab, total=result.total)
     response = render(request, "search/results.html", context)
-    response["X-Robots-Tag"] = "noindex"
+    if not context["keyword_page"]:
+        response["X-Robots-Tag"] = "noindex"
     if tab == "products":
         # The words of the query count for each company whose listings this page shows.
         mark_search_impressions(
@@ -320,6 +322,20 @@ def _sorted_results(
         "has_filters": filters != type(filters)(),
     }
     return result, context
+
+
+#: The longest words a keyword page is indexed for.
+KEYWORD_PAGE_MAX_LENGTH = 60
+
+
+def _keyword_page(request: HttpRequest, *, query: str, tab: str, total: int) -> str:
+    """The words, when this page is the plain keyword page search engines may index (the
+    products found for some words: no filter, sort or page number, at least one result);
+    "" for every other search, which stays `noindex` (filter combinations are endless)."""
+    plain = set(request.GET) == {"q"} and tab == "products"
+    if plain and total > 0 and 0 < len(query) <= KEYWORD_PAGE_MAX_LENGTH:
+        return query
+    return ""
 
 
 def _selected_filter_count(current: dict[str, list[str]]) -> int:

@@ -254,6 +254,8 @@ def prepare(env: dict[str, str]) -> tuple[str, dict[str, list[object]]]:
         return done.stdout.strip()
 
     run("migrate", "--noinput", "-v0")
+    # The error pages a probe of a non-API address gets name static files by their manifest.
+    run("collectstatic", "--noinput", "-v0")
     run("demo", "-v0", "--companies", str(DEMO_COMPANIES), "--products", str(DEMO_PRODUCTS))
     listed = run("shell", "-v0", "-c", f"EMAIL = {DEMO_USER!r}\n{DEMO_EXTRAS}")
     run("reindex", "-v0")

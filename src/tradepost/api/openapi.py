@@ -60,8 +60,15 @@ ERROR_DESCRIPTIONS = {
 #: Path endings of the operations whose writes are rate-limited.
 RATE_LIMITED = ("/messages", "/messages/upload", "/inquiries", "/ask")
 #: Paths of writes whose object's state may forbid them though the path names no object (the
-#: caller's company's verification: one request waits at a time, only a waiting one is withdrawn).
-STATEFUL_WRITES = frozenset({"/api/v1/me/verification", "/api/v1/me/verification/withdraw"})
+#: caller's company's verification: one request waits at a time, only a waiting one is withdrawn;
+#: its subscription).
+STATEFUL_WRITES = frozenset(
+    {
+        "/api/v1/me/verification",
+        "/api/v1/me/verification/withdraw",
+        "/api/v1/me/subscription",  # nothing to cancel, a change already waiting for payment
+    }
+)
 #: Operations for operators only: everybody else is refused (403), reads included.
 OPERATORS_ONLY = "/api/v1/operator/"
 WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})

@@ -29,7 +29,7 @@ APP_ERRORS = {
         sourcing.QuotationNotFound,
         sourcing.AttachmentNotFound,
     },
-    "trust": {trust.TrustError, trust.VerificationNotFound},
+    "trust": {trust.TrustError, trust.VerificationNotFound, trust.ReportNotFound},
 }
 #: Each app's error class and the codes it is raised with.
 APP_CODES = {
@@ -49,6 +49,7 @@ NOT_FOUND = {
     sourcing.AttachmentNotFound: (),
     membership.PlanNotFound: (),
     membership.InvoiceNotFound: (),
+    trust.ReportNotFound: (),
     companies.CompanyNotFound: (companies.CompanyErrorCode.MEMBER_NOT_FOUND, "No such member."),
     messaging.ConversationNotFound: (
         messaging.MessagingErrorCode.NOT_FOUND,

@@ -17,11 +17,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http import Http404
 
 import tradepost
+from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
 from tests.factories.images import image_upload
 from tests.factories.sourcing import make_quotation, make_request
-from tests.factories.trust import submit_verification
+from tests.factories.trust import report, submit_verification
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductNotFound
 from tradepost.companies.errors import CompanyNotFound
@@ -31,7 +32,7 @@ from tradepost.messaging import services as messaging_services
 from tradepost.messaging.errors import ConversationNotFound
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
-from tradepost.trust.errors import VerificationNotFound
+from tradepost.trust.errors import ReportNotFound, VerificationNotFound
 
 SRC = Path(tradepost.__file__).parent
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
@@ -76,6 +77,8 @@ NOT_FOUND = {
     "access_invoice": InvoiceNotFound,
     "access_verification": VerificationNotFound,
     "access_verification_document": VerificationNotFound,
+    "access_message": ConversationNotFound,
+    "access_report": ReportNotFound,
 }
 
 
@@ -135,6 +138,8 @@ def world():
         actor=owner_b, company=company_b, plan_id=gold.pk, action="subscribe"
     ).invoice
     verification = submit_verification(owner_b)
+    message = conversation.messages.get()
+    reported = report(owner_a, "product", product)
     return {
         "stranger": stranger,
         # name: (who may see it, its id arguments, the object)
@@ -164,6 +169,9 @@ def world():
             {"document_id": verification.documents.get().pk},
             verification.documents.get(),
         ),
+        "access_message": (owner_b, {"message_id": message.pk}, message),
+        # Reports are read by operators only: any other user is refused like a stranger.
+        "access_report": (make_operator(), {"report_id": reported.pk}, reported),
     }
 
 

@@ -12,6 +12,7 @@ import pytest
 from tests.factories.sourcing import request_fields
 from tradepost.api.accounts import CompanyPatch
 from tradepost.api.products import ProductCreate, ProductWrite
+from tradepost.api.reports import ReportIn
 from tradepost.api.sourcing import QuotationWrite, RequestWrite
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.forms import ProductForm
@@ -21,6 +22,8 @@ from tradepost.companies.validation import PROFILE_FIELDS, CompanyFields
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.errors import SourcingError
 from tradepost.sourcing.forms import BuyingRequestForm, PriceTierForm, QuotationForm
+from tradepost.trust import services as trust_services
+from tradepost.trust.forms import ReportForm
 
 #: (use case, the fields the service takes, the web form, the API body)
 USE_CASES = [
@@ -29,6 +32,7 @@ USE_CASES = [
     # The quotation form's price tiers are rows of their own form (PriceTierForm).
     ("quotation", sourcing_services.QUOTATION_FIELDS, QuotationForm, QuotationWrite),
     ("company profile", frozenset(PROFILE_FIELDS), CompanyProfileForm, CompanyPatch),
+    ("report", trust_services.REPORT_FIELDS, ReportForm, ReportIn),
 ]
 
 
@@ -67,6 +71,7 @@ def test_price_tier_rows_carry_what_a_tier_is():
         (sourcing_services.quotation_submit, sourcing_services.QuotationFields),
         (companies_services.company_create, CompanyFields),
         (companies_services.company_update, CompanyFields),
+        (trust_services.report_submit, trust_services.ReportFields),
     ],
     ids=lambda value: getattr(value, "__name__", ""),
 )

@@ -40,9 +40,14 @@ PAGED = {
     "/api/v1/operator/invoices/awaiting": True,
     "/api/v1/me/verification/requests": True,
     "/api/v1/operator/verification": True,
+    "/api/v1/operator/reports": True,
 }
 #: Paged lists only operators read (the world's operator reads them).
-OPERATOR_LISTS = {"/api/v1/operator/invoices/awaiting", "/api/v1/operator/verification"}
+OPERATOR_LISTS = {
+    "/api/v1/operator/invoices/awaiting",
+    "/api/v1/operator/verification",
+    "/api/v1/operator/reports",
+}
 #: Lists bounded by what they are, answered whole: the category tree, the files of one
 #: request or quotation (a few each), one request's quotations side by side (its quote limit).
 WHOLE = {

@@ -147,6 +147,7 @@ PATH_VALUES: dict[str, Callable[[World], Any]] = {
     "conversation_id": lambda w: w.conversation.pk,
     "verification_id": lambda w: w.verification.pk,
     "invoice_id": lambda w: w.invoice.pk,
+    "report_id": lambda w: w.report.pk,
 }
 #: Where a parameter means a different object: a supplier quotes on another company's
 #: request, and attaches files to its own quotation.
@@ -203,6 +204,15 @@ BODY_VALUES: dict[str, Callable[[World], Any]] = {
     "plan_id": lambda w: w.gold_plan_id,
     "email": lambda w: "accounts@flask-works.example",
     "address": lambda w: "18 Harbour Road, Ningbo",
+    "target": lambda w: "product",
+    "target_id": lambda w: w.their_product.pk,
+    "reason": lambda w: "counterfeit",  # a report's reason; free text elsewhere
+}
+#: Body fields whose valid value differs from BODY_VALUES' on one operation: a moderation
+#: action (the membership's is "subscribe").
+BODY_OVERRIDES: dict[str, dict[str, Callable[[World], Any]]] = {
+    "/api/v1/operator/reports/{report_id}/decision": {"action": lambda w: "hide"},
+    "/api/v1/operator/moderation": {"action": lambda w: "warn"},
 }
 #: Body fields left out of the valid body: another target than the one the test means.
 OMITTED = frozenset({"company_id"})
@@ -219,13 +229,15 @@ FILE_VALUES: dict[str, Callable[[], SimpleUploadedFile]] = {
     },
 }
 #: Whose API token an operation is sent with, where it is not the test user's: operators
-#: decide verification requests and confirm transfers; a company with a request waiting
-#: withdraws it.
+#: decide verification requests, confirm transfers and moderate; a company with a request
+#: waiting withdraws it.
 SECRETS: dict[str, Callable[[World], str]] = {
     "/api/v1/operator/verification/{verification_id}/approve": lambda w: w.operator_secret,
     "/api/v1/operator/verification/{verification_id}/reject": lambda w: w.operator_secret,
     "/api/v1/me/verification/withdraw": lambda w: w.verifying_secret,
     "/api/v1/operator/invoices/{invoice_id}/payment": lambda w: w.operator_secret,
+    "/api/v1/operator/reports/{report_id}/decision": lambda w: w.operator_secret,
+    "/api/v1/operator/moderation": lambda w: w.operator_secret,
 }
 
 
@@ -260,7 +272,10 @@ def valid_body(operation: Operation, world: World) -> dict[str, Any]:
             kind = kind_of(schema)
             data[name] = FILE_VALUES[name]() if kind == "file" else "Thank you, see the file."
         return data
-    return _valid(operation.body_schema, world)
+    body = _valid(operation.body_schema, world)
+    for name, value in BODY_OVERRIDES.get(operation.path, {}).items():
+        body[name] = value(world)
+    return body
 
 
 # --- requests ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from tests.badinput.api_cases import (
+    BODY_OVERRIDES,
     IGNORABLE,
     OPERATIONS,
     PATH_OVERRIDES,
@@ -59,6 +60,7 @@ def test_every_write_operation_is_found():
         unknown = set(operation.parameters) - set(PATH_VALUES)
         assert not unknown, f"{operation.id}: add {unknown} to PATH_VALUES"
     assert set(PATH_OVERRIDES) <= set(SCHEMA["paths"])
+    assert set(BODY_OVERRIDES) <= set(SCHEMA["paths"])
 
 
 @pytest.mark.parametrize("operation", OPERATIONS, ids=lambda o: o.id)

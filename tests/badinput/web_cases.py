@@ -50,7 +50,14 @@ from tradepost.membership.forms import BillingForm
 from tradepost.messaging.forms import InquiryForm, ReplyForm
 from tradepost.money.forms import DisplayCurrencyForm
 from tradepost.sourcing.forms import AttachmentForm, BuyingRequestForm, DeclineForm, QuotationForm
-from tradepost.trust.forms import ApproveForm, RejectForm, VerificationSubmitForm
+from tradepost.trust.forms import (
+    ApproveForm,
+    DecisionForm,
+    ModerationForm,
+    RejectForm,
+    ReportForm,
+    VerificationSubmitForm,
+)
 
 
 def _walk(patterns: list[Any], namespace: str = "") -> Iterator[tuple[str, Callable[..., Any]]]:
@@ -430,6 +437,36 @@ WEB_WRITES = [
         lambda w: {"reason": "The licence has expired."},
         kwargs=lambda w: {"verification_id": w.verification.pk},
         form=RejectForm,
+        actor=OPERATOR,
+    ),
+    # trust (reports and moderation)
+    Page(
+        "trust:report_create",
+        lambda w: {
+            "target": "product",
+            "target_id": str(w.their_product.pk),
+            "reason": "counterfeit",
+            "note": "The logo is a famous brand's.",
+        },
+        form=ReportForm,
+    ),
+    Page(
+        "trust:report_decide",
+        lambda w: {"action": "hide", "reason": "counterfeit", "message": "Remove the logos."},
+        kwargs=lambda w: {"report_id": w.report.pk},
+        form=DecisionForm,
+        actor=OPERATOR,
+    ),
+    Page(
+        "trust:moderate",
+        lambda w: {
+            "target": "product",
+            "target_id": str(w.their_product.pk),
+            "action": "warn",
+            "reason": "misleading",
+            "message": "The photos show another product.",
+        },
+        form=ModerationForm,
         actor=OPERATOR,
     ),
     # membership

@@ -22,7 +22,7 @@ from tests.factories.catalog import leaf_category, make_product
 from tests.factories.companies import add_member, make_company, make_trader
 from tests.factories.membership import gold, subscribe
 from tests.factories.sourcing import make_quotation, make_request
-from tests.factories.trust import submit_verification
+from tests.factories.trust import report, submit_verification
 from tradepost.accounts.models import ApiToken, ThrottleHit, User
 from tradepost.accounts.tokens import token_create
 from tradepost.catalog import services as catalog_services
@@ -35,7 +35,7 @@ from tradepost.messaging.models import Conversation, ConversationRead
 from tradepost.money.models import ExchangeRate
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
-from tradepost.trust.models import VerificationRequest
+from tradepost.trust.models import Report, VerificationRequest
 
 #: Tables a refused request may still write to: rate-limit counters and "read up to" marks
 #: (opening a conversation page marks it read), and reference data nobody writes.
@@ -70,6 +70,7 @@ class World:
     verifying_secret: str  # an API token of that supplier's owner
     invoice: Invoice  # the supplier's Gold invoice, its transfer not confirmed yet
     gold_plan_id: int
+    report: Report  # the newcomer's report of their product, waiting for an operator
     stored: dict[str, list[tuple[Any, ...]]]  # what the database holds, as built
 
 
@@ -113,6 +114,7 @@ def build_world() -> World:
     verification = submit_verification(supplier)
     _supplier_token, verifying_secret = token_create(user=supplier, name="bad input")
     invoice = subscribe(supplier_company, gold(), actor=supplier, paid=False).invoice
+    reported = report(newcomer, "product", their_product, reason="counterfeit")
     return World(
         user=user,
         company=company,
@@ -138,6 +140,7 @@ def build_world() -> World:
         verifying_secret=verifying_secret,
         invoice=invoice,
         gold_plan_id=gold().pk,
+        report=reported,
         stored=stored_state(),
     )
 

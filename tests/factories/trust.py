@@ -1,4 +1,5 @@
-"""Verification documents as uploads, and requests made through the trust services."""
+"""Verification documents as uploads, and requests and reports made through the trust
+services."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.factories.images import png_bytes
 from tradepost.trust import services
-from tradepost.trust.models import VerificationRequest
+from tradepost.trust.models import Report, VerificationRequest
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
@@ -26,4 +27,13 @@ def submit_verification(actor: Any, **files: list[Any]) -> VerificationRequest:
     company = actor.membership.company
     return services.verification_submit(
         actor=actor, company=company, files=files or {"business_licence": [pdf_upload()]}
+    )
+
+
+def report(
+    actor: Any, target: str, obj: Any, *, reason: str = "counterfeit", note: str = ""
+) -> Report:
+    """`actor` reports `obj` (a product, company, buying request or message: `target`)."""
+    return services.report_submit(
+        actor=actor, target=target, target_id=obj.pk, reason=reason, note=note
     )

@@ -76,7 +76,11 @@ class MessageOut(Schema):
     sender_company_id: int
     sender_user_id: int | None
     sender_name: str
-    body: str = Field(description="Plain text as typed; escape it when showing it as HTML")
+    body: str = Field(
+        description="Plain text as typed; escape it when showing it as HTML. Empty when "
+        "moderation hid the message"
+    )
+    hidden: bool = Field(description="Hidden by moderation: its text and files are withheld")
     created_at: datetime
     attachments: list[AttachmentOut]
 
@@ -143,7 +147,8 @@ def _message_out(message: Message) -> dict[str, Any]:
         "sender_company_id": message.sender_company_id,
         "sender_user_id": message.sender_user_id,
         "sender_name": message.sender_user.get_full_name() if message.sender_user else "",
-        "body": message.body,
+        "body": "" if message.is_hidden else message.body,
+        "hidden": message.is_hidden,
         "created_at": message.created_at,
         "attachments": [
             {
@@ -156,7 +161,7 @@ def _message_out(message: Message) -> dict[str, Any]:
                     kwargs={"conversation_id": message.conversation_id, "attachment_id": item.pk},
                 ),
             }
-            for item in message.attachments.all()
+            for item in ([] if message.is_hidden else message.attachments.all())
         ],
     }
 

@@ -12,7 +12,7 @@ from the conventions every endpoint follows (docs/api.md):
   names an object (a missing object and another company's look the same); 409 for writes on
   an object whose state may forbid them (STATEFUL_WRITES: the caller's own, unnamed in the
   path); 422 for operations with parameters or a body; 429 where writing is rate-limited
-  (messages, inquiries, questions).
+  (messages, inquiries, questions, reports).
 """
 
 from __future__ import annotations
@@ -52,13 +52,13 @@ ERROR_DESCRIPTIONS = {
     409: "The object's state forbids this now (already published, closed, awarded...).",
     422: "Invalid parameters or fields, listed in `errors`.",
     414: "The address (path and parameters) is longer than the server reads.",
-    429: "Too many messages in a short time; try again later.",
+    429: "Too many messages or reports in a short time; try again later.",
     431: "The request's headers are larger than the server reads.",
     500: "An unexpected error on the server's side (nothing of it is disclosed).",
 }
 
 #: Path endings of the operations whose writes are rate-limited.
-RATE_LIMITED = ("/messages", "/messages/upload", "/inquiries", "/ask")
+RATE_LIMITED = ("/messages", "/messages/upload", "/inquiries", "/ask", "/reports")
 #: Paths of writes whose object's state may forbid them though the path names no object (the
 #: caller's company's verification: one request waits at a time, only a waiting one is withdrawn;
 #: its subscription).

@@ -17,6 +17,7 @@ from tradepost.api import (
     messaging,
     products,
     public,
+    reports,
     search,
     sourcing,
     trust,
@@ -63,6 +64,7 @@ api.add_router("/me/subscription", membership.router)
 api.add_router("/me/invoices", membership.invoices_router)
 api.add_router("/operator", membership.operator_router)
 api.add_router("/", trust.router)
+api.add_router("/", reports.router)
 
 
 @api.exception_handler(ApiProblem)

@@ -14,7 +14,7 @@ from django.db.models.functions import Cast
 
 from tradepost.catalog.models import Product, ProductStatus
 from tradepost.catalog.selectors import LocalisedText, language_tag
-from tradepost.companies.models import BusinessType, Company, EmployeeRange, Market
+from tradepost.companies.models import BusinessType, Company, EmployeeRange, Market, Standing
 from tradepost.core.chinese_scripts import is_convertible
 from tradepost.core.countries import country_name, is_country
 from tradepost.core.languages import normalise_ui_language
@@ -29,8 +29,9 @@ def _has_published_products() -> Exists:
 
 
 def public_companies() -> QuerySet[Company]:
-    """Every company has a public profile."""
-    return Company.objects.all()
+    """Every company in good standing has a public profile; a suspended or banned one has
+    none while it is."""
+    return Company.objects.filter(standing=Standing.ACTIVE)
 
 
 def get_public_company(slug: str) -> Company | None:

@@ -27,6 +27,11 @@ class ProductErrorCode(ErrorCode):
         ErrorKind.CONFLICT,
         gettext_lazy("Hidden by moderation"),
     )
+    COMPANY_SUSPENDED = (
+        "company-suspended",
+        ErrorKind.FORBIDDEN,
+        gettext_lazy("The company is suspended"),
+    )
     NOT_PUBLISHABLE = (
         "not-publishable",
         ErrorKind.CONFLICT,

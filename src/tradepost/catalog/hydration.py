@@ -75,6 +75,7 @@ CARD_FIELDS: dict[type[Model], tuple[str, ...] | None] = {
         "original_language",
         "country",
         "is_verified",
+        "standing",
     ),
     Category: (
         "id",

@@ -20,6 +20,7 @@ from tradepost.catalog.models import (
     ProductStatus,
     ProductTranslation,
 )
+from tradepost.companies.selectors import suspended_company_ids
 from tradepost.search.documents import (
     IDS_PER_STATEMENT,
     CompanyRecord,
@@ -216,9 +217,16 @@ def published_product_ids_in_categories(category_ids: Iterable[int]) -> list[int
 # Buying requests.
 
 
+def _searchable_products() -> Any:
+    """The published products of companies in good standing: those the index holds."""
+    return Product.objects.filter(status=ProductStatus.PUBLISHED).exclude(
+        company_id__in=suspended_company_ids()
+    )
+
+
 def published_product_versions() -> Iterator[tuple[int, datetime, datetime]]:
     yield from (
-        Product.objects.filter(status=ProductStatus.PUBLISHED)
+        _searchable_products()
         .order_by("id")
         .values_list("id", "updated_at", "company__updated_at")
         .iterator(chunk_size=5000)
@@ -226,7 +234,7 @@ def published_product_versions() -> Iterator[tuple[int, datetime, datetime]]:
 
 
 def published_product_count() -> int:
-    return Product.objects.filter(status=ProductStatus.PUBLISHED).count()
+    return _searchable_products().count()
 
 
 def category_rows() -> Iterable[tuple[Any, ...]]:
@@ -236,12 +244,12 @@ def category_rows() -> Iterable[tuple[Any, ...]]:
 
 
 def published_cards(ids: list[int], language: str) -> dict[int, Any]:
-    """The cards of the products among `ids` that are still published
-    (`catalog.hydration`: one statement)."""
+    """The cards of the products among `ids` that are still published, by a company in
+    good standing (`catalog.hydration`: one statement)."""
     return {
         product_id: product_card(product, thumbnail_url, language)
         for product_id, (product, thumbnail_url) in load_products(ids, language).items()
-        if product.status == ProductStatus.PUBLISHED
+        if product.status == ProductStatus.PUBLISHED and not product.company.is_suspended
     }
 
 

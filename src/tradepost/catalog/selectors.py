@@ -25,6 +25,7 @@ from tradepost.catalog.models import (
     ProductStatus,
     ProductTranslation,
 )
+from tradepost.companies.selectors import suspended_company_ids
 from tradepost.core.chinese_scripts import convert_script, is_convertible, other_script
 from tradepost.core.countries import country_name
 from tradepost.core.languages import normalise_ui_language
@@ -166,8 +167,12 @@ def all_categories() -> QuerySet[Category]:
 
 
 def published_products() -> QuerySet[Product]:
-    """Products anyone may see: published, not drafts, hidden by moderation or deleted."""
-    return Product.objects.filter(status=ProductStatus.PUBLISHED)
+    """Products anyone may see: published (not drafts, hidden by moderation or deleted), of
+    a company in good standing (a suspended or banned company's listings are kept as they
+    are and come back when the suspension is lifted)."""
+    return Product.objects.filter(status=ProductStatus.PUBLISHED).exclude(
+        company_id__in=suspended_company_ids()
+    )
 
 
 def fallback_languages(language: str) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator, user_can_publish
+from tradepost.audit.services import audit_record
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
 from tradepost.catalog.hs_codes import hs_code_error, normalise_hs_code
 from tradepost.catalog.models import (
@@ -36,6 +37,7 @@ from tradepost.catalog.models import (
 )
 from tradepost.catalog.permissions import can_manage_products
 from tradepost.companies.models import Company
+from tradepost.companies.selectors import standing_refusal
 from tradepost.core.cleaning import (
     FieldErrors,
     FieldInvalid,
@@ -373,6 +375,9 @@ def product_publish(*, actor: User, product: Product) -> Product:
             ProductErrorCode.HIDDEN_BY_MODERATION,
             _("This product was hidden by moderation and cannot be published."),
         )
+    suspended = standing_refusal(locked.company)
+    if suspended:
+        raise ProductError(ProductErrorCode.COMPANY_SUSPENDED, suspended)
     if not user_can_publish(actor):
         raise ProductError(
             ProductErrorCode.EMAIL_NOT_VERIFIED,
@@ -433,28 +438,41 @@ def _ensure_operator(actor: User) -> None:
         raise ProductError(ProductErrorCode.NOT_ALLOWED, _("Only operators may moderate listings."))
 
 
+def _moderate(
+    actor: User, product: Product, *, status: str, action: str, only_from: str | None = None
+) -> Product:
+    """The product locked and given `status` by an operator, with its audit entry
+    (`product.<action>`); nothing is written when it has that status already, or (with
+    `only_from`) when it is in another status than that one."""
+    locked = _locked(product)
+    if locked.status == status or (only_from is not None and locked.status != only_from):
+        return locked
+    changes = {"status": [locked.status, status]}
+    audit_record(actor=actor, action=f"product.{action}", target=locked, changes=changes)
+    locked.status = status
+    locked.save(update_fields=["status", "updated_at"])
+    _changed(locked)
+    return locked
+
+
 @transaction.atomic
 def product_hide(*, actor: User, product: Product) -> Product:
     """Hide a listing from the catalogue by moderation; the supplier cannot publish it again."""
     _ensure_operator(actor)
-    locked = _locked(product)
-    if locked.status != ProductStatus.HIDDEN:
-        locked.status = ProductStatus.HIDDEN
-        locked.save(update_fields=["status", "updated_at"])
-        _changed(locked)
-    return locked
+    return _moderate(actor, product, status=ProductStatus.HIDDEN, action="hide")
 
 
 @transaction.atomic
 def product_restore(*, actor: User, product: Product) -> Product:
     """Lift a moderation hide: the listing goes back to draft for the supplier to publish."""
     _ensure_operator(actor)
-    locked = _locked(product)
-    if locked.status == ProductStatus.HIDDEN:
-        locked.status = ProductStatus.DRAFT
-        locked.save(update_fields=["status", "updated_at"])
-        _changed(locked)
-    return locked
+    return _moderate(
+        actor,
+        product,
+        status=ProductStatus.DRAFT,
+        action="restore",
+        only_from=ProductStatus.HIDDEN,
+    )
 
 
 # --- images ----------------------------------------------------------------------------------

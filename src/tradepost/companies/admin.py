@@ -65,6 +65,7 @@ class CompanyAdmin(admin.ModelAdmin):
     list_filter = (
         "is_verified",
         "is_featured",
+        "standing",
         "country",
         "employee_range",
         "original_language",
@@ -72,7 +73,14 @@ class CompanyAdmin(admin.ModelAdmin):
     )
     search_fields = ("legal_name", "english_name", "slug", "main_products", "city")
     list_editable = ("is_verified", "is_featured")
-    readonly_fields = ("created_at", "updated_at")
+    # Suspensions and bans are decided on the reports queue (trust), which tells the company.
+    readonly_fields = (
+        "standing",
+        "standing_reason",
+        "standing_changed_at",
+        "created_at",
+        "updated_at",
+    )
     prepopulated_fields = {"slug": ("english_name",)}
     inlines = (MembershipInline,)
     actions = ("mark_verified", "mark_unverified")

@@ -39,6 +39,16 @@ class Market(models.TextChoices):
     DOMESTIC = "domestic", _("Domestic market")
 
 
+class Standing(models.TextChoices):
+    """Whether a company may trade: suspended and banned companies are hidden from the public
+    (their profile, listings and buying requests) and their members cannot act for them.
+    Changed only by operators (`companies.services.company_standing_set`)."""
+
+    ACTIVE = "active", _("Active")
+    SUSPENDED = "suspended", _("Suspended")
+    BANNED = "banned", _("Banned")
+
+
 class Company(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     legal_name = models.CharField(_("legal name"), max_length=200)
@@ -63,6 +73,16 @@ class Company(models.Model):
     description = models.TextField(_("description"), blank=True)
     is_verified = models.BooleanField(_("verified"), default=False)
     is_featured = models.BooleanField(_("featured"), default=False)
+    standing = models.CharField(
+        _("standing"),
+        max_length=10,
+        choices=Standing.choices,
+        default=Standing.ACTIVE,
+        db_index=True,
+    )
+    #: Why it was suspended or banned, in the company's language (as it was told).
+    standing_reason = models.TextField(_("reason for the suspension"), blank=True)
+    standing_changed_at = models.DateTimeField(_("standing changed at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -79,6 +99,11 @@ class Company(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+    @property
+    def is_suspended(self) -> bool:
+        """Suspended or banned: hidden from the public, its members cannot act for it."""
+        return self.standing != Standing.ACTIVE
 
     @property
     def display_name(self) -> str:

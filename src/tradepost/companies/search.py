@@ -1,5 +1,7 @@
-"""The companies' records for the search index (`search.sources`): every company is
-searchable, whatever its products' state. Registered in `CompaniesConfig.ready`."""
+"""The companies' records for the search index (`search.sources`): every company in good
+standing is searchable, whatever its products' state; a suspended or banned one is absent
+(the indexer removes it, and its products, whose records need their company's). Registered in
+`CompaniesConfig.ready`."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
-from tradepost.companies.models import BusinessType, Company
+from tradepost.companies.models import BusinessType, Company, Standing
 from tradepost.search.documents import (
     IDS_PER_STATEMENT,
     CompanyRecord,
@@ -28,6 +30,7 @@ COLUMNS = (
     "main_products",
     "description",
     "original_language",
+    "standing",
     "updated_at",
 )
 _COMPANIES = Select(Company, COLUMNS)
@@ -48,13 +51,20 @@ def company_record(row: dict[str, Any]) -> CompanyRecord:
     )
 
 
+def _searchable() -> Any:
+    return Company.objects.filter(standing=Standing.ACTIVE)
+
+
 def load_companies(ids: Iterable[int]) -> dict[int, CompanyRecord]:
+    """The companies in good standing among `ids` (the standing is checked here rather than
+    in SQL, as `catalog.search` checks a product's status)."""
     ids = sorted(set(ids))
     found: dict[int, CompanyRecord] = {}
     for start in range(0, len(ids), IDS_PER_STATEMENT):
         chunk = ids[start : start + IDS_PER_STATEMENT]
         for row in _COMPANIES.rows(sql_in(Company, "id", len(chunk)), chunk):
-            found[row["id"]] = company_record(row)
+            if row["standing"] == Standing.ACTIVE:
+                found[row["id"]] = company_record(row)
     return found
 
 
@@ -62,7 +72,7 @@ def company_chunks(chunk_size: int) -> Iterator[list[CompanyRecord]]:
     last_id = 0
     while True:
         rows = list(
-            Company.objects.filter(id__gt=last_id).order_by("id").values(*COLUMNS)[:chunk_size]
+            _searchable().filter(id__gt=last_id).order_by("id").values(*COLUMNS)[:chunk_size]
         )
         if not rows:
             return
@@ -71,11 +81,12 @@ def company_chunks(chunk_size: int) -> Iterator[list[CompanyRecord]]:
 
 
 def company_versions() -> Iterator[tuple[int, datetime]]:
-    yield from Company.objects.order_by("id").values_list("id", "updated_at").iterator(5000)
+    yield from _searchable().order_by("id").values_list("id", "updated_at").iterator(5000)
 
 
 def companies_by_id(ids: list[int]) -> dict[int, Any]:
-    return Company.objects.in_bulk(ids)
+    """The companies a page of results names that are still in good standing."""
+    return _searchable().in_bulk(ids)
 
 
 def business_types() -> dict[str, str]:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from tradepost.accounts.selectors import is_operator
 from tradepost.companies.errors import CompanyErrorCode, CompanyNotFound
-from tradepost.companies.models import Company, Invitation, Membership, Role
+from tradepost.companies.models import Company, Invitation, Membership, Role, Standing
 from tradepost.core.ids import parse_id
 
 
@@ -60,6 +60,25 @@ def role_in(user: Any, company: Company) -> str | None:
         Membership.objects.filter(user_id=user.pk, company_id=company.pk)
         .values_list("role", flat=True)
         .first()
+    )
+
+
+def suspended_company_ids() -> QuerySet[Any, Any]:
+    """The ids of the suspended and banned companies, as a subquery: public reads leave out
+    what these companies own (`.exclude(company_id__in=suspended_company_ids())`)."""
+    return Company.objects.exclude(standing=Standing.ACTIVE).values("pk")
+
+
+def standing_refusal(company: Company | None) -> str | None:
+    """Why the members of `company` cannot act for it now (in the user's language), or None
+    when it is in good standing. Each app's services raise it as their own error."""
+    if company is None or company.standing == Standing.ACTIVE:
+        return None
+    if company.standing == Standing.BANNED:
+        return _("Your company is banned from Tradepost: its members can no longer act for it.")
+    return _(
+        "Your company is suspended: it cannot publish, quote or send messages until "
+        "the suspension is lifted."
     )
 
 

@@ -29,13 +29,14 @@ from tradepost.companies.errors import (
     CompanyNotFound,
     CompanyPermissionDenied,
 )
-from tradepost.companies.models import Company, Invitation, Membership, Role
+from tradepost.companies.models import Company, Invitation, Membership, Role, Standing
 from tradepost.companies.selectors import (
     can_manage_company,
     hash_invitation_token,
     invitation_problem,
 )
 from tradepost.companies.validation import CompanyFields, clean_company_profile
+from tradepost.core.cleaning import FieldErrors, clean_choice, clean_text
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
 from tradepost.notify.services import absolute_url, queue_email
@@ -461,6 +462,13 @@ OPERATOR_FIELDS = (
     "is_verified",
     "is_featured",
 )
+#: The longest reason a suspension or a ban keeps (what the company was told).
+STANDING_REASON_MAX_LENGTH = 2000
+_STANDING_ACTIONS: dict[str, str] = {
+    Standing.ACTIVE: "company.reinstate",
+    Standing.SUSPENDED: "company.suspend",
+    Standing.BANNED: "company.ban",
+}
 
 
 def _require_operator(actor: Any) -> None:
@@ -532,3 +540,46 @@ def company_delete_by_operator(*, actor: Any, company: Company) -> None:
     )
     company.delete()
     record_change(kind=OutboxKind.COMPANY, object_id=company_id)
+
+
+@transaction.atomic
+def company_standing_set(
+    *, actor: Any, company: Company, standing: str, reason: str = ""
+) -> tuple[Company, bool]:
+    """Suspend or ban a company, or lift that (operators only): a suspended or banned
+    company's profile, listings and buying requests leave the public pages and the search
+    index (re-indexed through the outbox), and its members cannot act for it. `reason` (what
+    the company is told, required unless lifting) is kept. Answers the company, locked and
+    fresh, and whether its standing changed (nothing is written when it did not)."""
+    _require_operator(actor)
+    errors = FieldErrors()
+    target = errors.clean(
+        "standing", clean_choice, standing, allowed=Standing.values, required=True
+    )
+    lifting = target == Standing.ACTIVE
+    cleaned = errors.clean(
+        "reason",
+        clean_text,
+        "" if lifting else reason,
+        max_length=STANDING_REASON_MAX_LENGTH,
+        required=not lifting,
+        single_line=False,
+    )
+    errors.raise_if_any(CompanyError, CompanyErrorCode.INVALID)
+    locked = Company.objects.select_for_update().filter(pk=company.pk).first()
+    if locked is None:
+        raise CompanyNotFound(CompanyErrorCode.NOT_FOUND, _("No such company."))
+    if locked.standing == target:
+        return locked, False
+    changes = field_changes(
+        {"standing": locked.standing}, {"standing": target, "standing_reason": cleaned}
+    )
+    locked.standing = target or Standing.ACTIVE
+    locked.standing_reason = cleaned or ""
+    locked.standing_changed_at = timezone.now()
+    locked.save(update_fields=["standing", "standing_reason", "standing_changed_at", "updated_at"])
+    audit_record(
+        actor=actor, action=_STANDING_ACTIONS[locked.standing], target=locked, changes=changes
+    )
+    record_change(kind=OutboxKind.COMPANY, object_id=locked.pk)
+    return locked, True

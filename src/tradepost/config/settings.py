@@ -250,6 +250,8 @@ TRADEPOST_VERIFICATION_MAX_BYTES = env.int("TRADEPOST_VERIFICATION_MAX_BYTES", 1
 TRADEPOST_VERIFICATION_MAX_FILES = env.int("TRADEPOST_VERIFICATION_MAX_FILES", 10)
 TRADEPOST_INQUIRIES_PER_HOUR = env.int("TRADEPOST_INQUIRIES_PER_HOUR", 20)
 TRADEPOST_MESSAGES_PER_HOUR = env.int("TRADEPOST_MESSAGES_PER_HOUR", 120)
+# Reports (of listings, companies, requests, messages) one person may send in 24 hours.
+TRADEPOST_REPORTS_PER_DAY = env.int("TRADEPOST_REPORTS_PER_DAY", 20)
 # The same message text sent to this many different companies within a day is flagged.
 TRADEPOST_DUPLICATE_MESSAGE_COMPANIES = env.int("TRADEPOST_DUPLICATE_MESSAGE_COMPANIES", 5)
 # Sign-ups from one client (IP address), and password-reset emails to one address, per hour

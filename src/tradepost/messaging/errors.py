@@ -13,6 +13,11 @@ class MessagingErrorCode(ErrorCode):
 
     NOT_FOUND = "conversation-not-found", ErrorKind.NOT_FOUND
     NO_COMPANY = "no-company", ErrorKind.FORBIDDEN, gettext_lazy("You do not act for a company")
+    COMPANY_SUSPENDED = (
+        "company-suspended",
+        ErrorKind.FORBIDDEN,
+        gettext_lazy("The company is suspended"),
+    )
     OWN_COMPANY = "own-company", ErrorKind.FORBIDDEN
     NOT_PARTICIPANT = "not-participant", ErrorKind.FORBIDDEN
     EMPTY_BODY = "empty-body", ErrorKind.INVALID

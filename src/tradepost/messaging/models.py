@@ -134,6 +134,9 @@ class Message(models.Model):
         help_text=_("The same text was sent to many companies within a day."),
     )
     created_at = models.DateTimeField(_("sent at"))
+    #: When an operator hid the message (moderation): its text and files are no longer shown
+    #: to the two companies; None while it is shown.
+    hidden_at = models.DateTimeField(_("hidden by moderation at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("message")
@@ -146,6 +149,10 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return self.body[:60]
+
+    @property
+    def is_hidden(self) -> bool:
+        return self.hidden_at is not None
 
 
 class ConversationRead(models.Model):

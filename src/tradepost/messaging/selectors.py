@@ -54,13 +54,32 @@ def access_conversation(*, user: Any, conversation_id: Any) -> Conversation:
     return conversation
 
 
+def access_message(*, user: Any, message_id: Any) -> Message:
+    """A message of a conversation `user` may see (as for `access_conversation`), with its
+    conversation and sender company; else `ConversationNotFound`."""
+    pk = parse_id(message_id)
+    message = (
+        Message.objects.select_related("conversation", "sender_company").filter(pk=pk).first()
+        if pk is not None
+        else None
+    )
+    if message is None:
+        raise _not_found()
+    access_conversation(user=user, conversation_id=message.conversation_id)
+    return message
+
+
+def participant_company_id(user: Any, conversation: Conversation) -> int | None:
+    """The id of the conversation's company `user` acts for (and so writes for), or None."""
+    company_id = acting_company_id(user)
+    if company_id in (conversation.buyer_company_id, conversation.supplier_company_id):
+        return company_id
+    return None
+
+
 def is_participant(user: Any, conversation: Conversation) -> bool:
     """Whether `user` acts for one of the conversation's two companies (and so may write)."""
-    company_id = acting_company_id(user)
-    return company_id is not None and company_id in (
-        conversation.buyer_company_id,
-        conversation.supplier_company_id,
-    )
+    return participant_company_id(user, conversation) is not None
 
 
 def _last_read_id(company_id: int) -> Coalesce:
@@ -143,14 +162,16 @@ def access_conversation_attachment(
     *, user: Any, conversation_id: Any, attachment_id: Any
 ) -> MessageAttachment:
     """Attachment `attachment_id` of a message in a conversation `user` may see (as for
-    `access_conversation`); else `ConversationNotFound`."""
+    `access_conversation`), unless moderation hid its message (operators still read it);
+    else `ConversationNotFound`."""
     conversation = access_conversation(user=user, conversation_id=conversation_id)
     pk = parse_id(attachment_id)
-    item = (
-        MessageAttachment.objects.filter(pk=pk, message__conversation=conversation).first()
-        if pk is not None
-        else None
-    )
+    if pk is None:
+        raise _not_found()
+    items = MessageAttachment.objects.filter(pk=pk, message__conversation=conversation)
+    if not is_operator(user):
+        items = items.filter(message__hidden_at__isnull=True)
+    item = items.first()
     if item is None:
         raise _not_found()
     return item

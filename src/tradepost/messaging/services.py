@@ -27,9 +27,10 @@ from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator
+from tradepost.audit.services import audit_record, field_changes
 from tradepost.catalog.models import Product, ProductStatus, Unit
 from tradepost.companies.models import Company, Membership
-from tradepost.companies.selectors import acting_company
+from tradepost.companies.selectors import acting_company, standing_refusal
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.core.languages import normalise_ui_language
 from tradepost.messaging.errors import (
@@ -133,7 +134,15 @@ def _acting_company(actor: Any) -> Company:
             MessagingErrorCode.NO_COMPANY,
             _("Create or join a company first: inquiries are sent on behalf of a company."),
         )
+    _refuse_if_suspended(company)
     return company
+
+
+def _refuse_if_suspended(company: Company) -> None:
+    """A suspended or banned company's members send nothing."""
+    suspended = standing_refusal(company)
+    if suspended:
+        raise MessagingError(MessagingErrorCode.COMPANY_SUSPENDED, suspended)
 
 
 # --- attachments ----------------------------------------------------------------------------
@@ -322,12 +331,16 @@ def inquiry_send(
     `company`), with `message` as its first message."""
     sender = _acting_company(actor)
     if product is not None:
-        if product.status != ProductStatus.PUBLISHED:
+        if product.status != ProductStatus.PUBLISHED or product.company.is_suspended:
             raise MessagingError(
                 MessagingErrorCode.TARGET_NOT_FOUND, _("This product is not available.")
             )
         supplier_id = product.company_id
     elif company is not None:
+        if company.is_suspended:
+            raise MessagingError(
+                MessagingErrorCode.TARGET_NOT_FOUND, _("This company is not available.")
+            )
         supplier_id = company.pk
     else:
         raise MessagingError(
@@ -400,6 +413,7 @@ def message_send(
             )
         raise ConversationNotFound(MessagingErrorCode.NOT_FOUND, _("No such conversation."))
     assert company is not None and company_id is not None
+    _refuse_if_suspended(company)
     text = clean_body(body)
     files = check_attachments(attachments)
     with transaction.atomic():
@@ -425,6 +439,43 @@ def message_send(
             sender_company=company,
         )
     return message
+
+
+# --- moderation ------------------------------------------------------------------------------
+
+
+def _moderate(*, actor: Any, message: Message, hidden_at: datetime | None, action: str) -> Message:
+    """Hide (`hidden_at`) or show again (None) a message, by an operator, with its audit
+    entry (`message.<action>`); nothing is written when it is so already."""
+    if not is_operator(actor):
+        raise MessagingError(MessagingErrorCode.NOT_PARTICIPANT, _("Only operators can do this."))
+    with transaction.atomic():
+        locked = Message.objects.select_for_update().filter(pk=message.pk).first()
+        if locked is None:
+            raise ConversationNotFound(MessagingErrorCode.NOT_FOUND, _("No such conversation."))
+        if (locked.hidden_at is None) == (hidden_at is None):
+            return locked
+        audit_record(
+            actor=actor,
+            action=f"message.{action}",
+            target=locked,
+            changes=field_changes({"hidden_at": locked.hidden_at}, {"hidden_at": hidden_at}),
+            label=locked.body[:80],
+        )
+        locked.hidden_at = hidden_at
+        locked.save(update_fields=["hidden_at"])
+    return locked
+
+
+def message_hide(*, actor: Any, message: Message) -> Message:
+    """Hide a message by moderation (operators): the two companies see that a message was
+    removed, not its text nor its files."""
+    return _moderate(actor=actor, message=message, hidden_at=timezone.now(), action="hide")
+
+
+def message_restore(*, actor: Any, message: Message) -> Message:
+    """Show a hidden message again (operators)."""
+    return _moderate(actor=actor, message=message, hidden_at=None, action="restore")
 
 
 def _mark(*, conversation: Conversation, company_id: int, upto: int, now: datetime) -> None:

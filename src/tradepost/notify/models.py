@@ -19,6 +19,15 @@ class NotificationKind(models.TextChoices):
     # For the trust app (params: "subject", the company's name; "reason" when not approved):
     VERIFICATION_APPROVED = "verification_approved", _("Company verified")
     VERIFICATION_REJECTED = "verification_rejected", _("Verification not approved")
+    # For the trust app's moderation (params: "subject", what was acted on: a listing's or a
+    # request's title, a message's first words, the company's name; "reason", in the
+    # company's language):
+    MODERATION_HIDDEN = "moderation_hidden", _("Hidden by moderation")
+    MODERATION_RESTORED = "moderation_restored", _("Shown again after moderation")
+    MODERATION_WARNING = "moderation_warning", _("Warning from the operators")
+    COMPANY_SUSPENDED = "company_suspended", _("Company suspended")
+    COMPANY_BANNED = "company_banned", _("Company banned")
+    COMPANY_REINSTATED = "company_reinstated", _("Suspension lifted")
     # For the membership app (params: "subject", the plan, and "date", in the reader's language):
     MEMBERSHIP_ENDING = "membership_ending", _("Membership ending soon")
     MEMBERSHIP_EXPIRED = "membership_expired", _("Membership ended")

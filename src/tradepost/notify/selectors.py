@@ -39,6 +39,26 @@ MEMBERSHIP_TEXTS: dict[str, Callable[[], str]] = {
 }
 
 
+#: The trust app's moderation sentences (params "subject", what was acted on, and "reason",
+#: both in the company's language).
+MODERATION_TEXTS: dict[str, Callable[[], str]] = {
+    NotificationKind.MODERATION_HIDDEN: lambda: _(
+        "“%(subject)s” was hidden by moderation: %(reason)s"
+    ),
+    NotificationKind.MODERATION_RESTORED: lambda: _(
+        "“%(subject)s” is no longer hidden by moderation."
+    ),
+    NotificationKind.MODERATION_WARNING: lambda: _(
+        "A warning from the operators about “%(subject)s”: %(reason)s"
+    ),
+    NotificationKind.COMPANY_SUSPENDED: lambda: _("%(subject)s is suspended: %(reason)s"),
+    NotificationKind.COMPANY_BANNED: lambda: _("%(subject)s is banned from Tradepost: %(reason)s"),
+    NotificationKind.COMPANY_REINSTATED: lambda: _(
+        "The suspension of %(subject)s is lifted: it can trade again."
+    ),
+}
+
+
 def notification_text(notification: Notification) -> str:
     """The notification's sentence in the active language."""
     params = notification.params or {}
@@ -73,6 +93,11 @@ def notification_text(notification: Notification) -> str:
         }
     if notification.kind == NotificationKind.VERIFICATION_REJECTED:
         return _("The verification of %(subject)s was not approved: %(reason)s") % {
+            "subject": subject,
+            "reason": str(params.get("reason", "")),
+        }
+    if notification.kind in MODERATION_TEXTS:
+        return MODERATION_TEXTS[notification.kind]() % {
             "subject": subject,
             "reason": str(params.get("reason", "")),
         }

@@ -374,6 +374,12 @@ def open_request_versions() -> Iterator[tuple[int, datetime]]:
     return sources.requests().versions()
 
 
+def open_request_ids_of_buyers(company_ids: Iterable[int]) -> list[int]:
+    """The open requests of these companies (a suspended buyer's leave the index, and come
+    back when the suspension is lifted)."""
+    return sources.requests().of_buyers(company_ids)
+
+
 def open_request_ids_in_categories(category_ids: Iterable[int]) -> list[int]:
     """Searchable requests filed under any of the categories or their descendants (a
     renamed category changes the names their documents hold)."""

@@ -150,6 +150,8 @@ def apply_changes(
                 writer.add(company_document(company))
                 written += 1
     request_set = set(request_ids)
+    if company_set:  # a buyer's standing decides whether its requests are searchable
+        request_set.update(documents.open_request_ids_of_buyers(company_set))
     if category_set:
         request_set.update(documents.open_request_ids_in_categories(category_set))
     request_list = sorted(request_set)

@@ -68,6 +68,9 @@ class RequestSource:
     #: (id, updated_at) of every searchable request, in id order.
     versions: Callable[[], Iterator[tuple[int, datetime]]]
     in_categories: Callable[[Ids], list[int]]
+    #: The open requests of these buyer companies, searchable or not (a company's change of
+    #: standing adds or removes them).
+    of_buyers: Callable[[Ids], list[int]]
     #: The ids among these whose requests are still open though past their deadline (they
     #: wait for the expiry job: no error for `reindex --check`).
     awaiting_expiry: Callable[[Ids], set[int]]

@@ -24,6 +24,11 @@ class SourcingErrorCode(ErrorCode):
         ErrorKind.FORBIDDEN,
         gettext_lazy("Email address not confirmed"),
     )
+    COMPANY_SUSPENDED = (
+        "company-suspended",
+        ErrorKind.FORBIDDEN,
+        gettext_lazy("The company is suspended"),
+    )
     OWN_REQUEST = "own-request", ErrorKind.FORBIDDEN, gettext_lazy("Your own request")
     REQUEST_NOT_OPEN = "request-not-open", ErrorKind.CONFLICT
     REQUEST_FULL = "request-full", ErrorKind.CONFLICT, gettext_lazy("The request is full")

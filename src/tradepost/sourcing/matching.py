@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from tradepost.catalog.models import Category, Product, ProductStatus, ProductTranslation
 from tradepost.companies.models import Company
+from tradepost.companies.selectors import suspended_company_ids
 from tradepost.search.analysis import analyze_words
 from tradepost.search.glossary import expand_query
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
@@ -300,6 +301,7 @@ def matching_requests(*, company: Company, language: str, limit: int = 50) -> li
             quotation_count__lt=F("quote_limit"),
         )
         .exclude(buyer_id=company.pk)
+        .exclude(buyer_id__in=suspended_company_ids())
         .values_list("id", "updated_at", "category_id", "category__parent_id")
     )
     analysed = _request_terms([(row[0], row[1]) for row in rows])

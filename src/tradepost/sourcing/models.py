@@ -19,6 +19,10 @@ class RequestStatus(models.TextChoices):
     CLOSED = "closed", _("Closed")
     AWARDED = "awarded", _("Awarded")
     EXPIRED = "expired", _("Expired")
+    #: Hidden by an operator (moderation): off the board and the search; its buyer and its
+    #: quoting suppliers still see it. Restored, it is open again (or expired, past its
+    #: deadline).
+    HIDDEN = "hidden", _("Hidden by moderation")
 
 
 class QuotationStatus(models.TextChoices):

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tradepost.catalog.models import Category
+from tradepost.companies.selectors import suspended_company_ids
 from tradepost.search.documents import IDS_PER_STATEMENT, RequestRecord, plain_text_memo
 from tradepost.search.sources import RequestSource
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
@@ -32,7 +33,10 @@ _REQUEST_COLUMNS = (
 
 
 def _open_requests() -> Any:
-    return BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__gt=timezone.now())
+    """Searchable requests: open, deadline ahead, of a buyer in good standing."""
+    return BuyingRequest.objects.filter(
+        status=RequestStatus.OPEN, deadline__gt=timezone.now()
+    ).exclude(buyer_id__in=suspended_company_ids())
 
 
 def _request_record(row: dict[str, Any]) -> RequestRecord:
@@ -98,6 +102,15 @@ def open_request_ids_in_categories(category_ids: Iterable[int]) -> list[int]:
     return sorted(ids)
 
 
+def open_request_ids_of_buyers(company_ids: Iterable[int]) -> list[int]:
+    """The open requests of these buyers, whatever the buyer's standing."""
+    return list(
+        BuyingRequest.objects.filter(
+            buyer_id__in=list(company_ids), status=RequestStatus.OPEN
+        ).values_list("id", flat=True)
+    )
+
+
 def requests_awaiting_expiry(ids: Iterable[int]) -> set[int]:
     """Requests still open though past their deadline: they wait for the expiry job."""
     return set(
@@ -115,14 +128,16 @@ def response_rates(company_ids: list[int]) -> dict[int, float | None]:
 
 
 def open_requests_by_id(ids: list[int]) -> dict[int, Any]:
-    """The requests among `ids` still open with their deadline ahead, with buyer and
-    category."""
+    """The requests among `ids` still open with their deadline ahead, by a buyer in good
+    standing, with buyer and category."""
     now = timezone.now()
     loaded = BuyingRequest.objects.select_related("buyer", "category").in_bulk(ids)
     return {
         pk: found
         for pk, found in loaded.items()
-        if found.status == RequestStatus.OPEN and found.deadline > now
+        if found.status == RequestStatus.OPEN
+        and found.deadline > now
+        and not found.buyer.is_suspended
     }
 
 
@@ -131,6 +146,7 @@ SOURCE = RequestSource(
     chunks=open_request_chunks,
     versions=open_request_versions,
     in_categories=open_request_ids_in_categories,
+    of_buyers=open_request_ids_of_buyers,
     awaiting_expiry=requests_awaiting_expiry,
     objects=open_requests_by_id,
 )

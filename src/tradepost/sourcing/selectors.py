@@ -20,7 +20,7 @@ from tradepost.accounts.selectors import is_operator
 from tradepost.catalog.models import Category, ProductStatus
 from tradepost.catalog.selectors import product_counts_by_status
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company_id
+from tradepost.companies.selectors import acting_company_id, suspended_company_ids
 from tradepost.core.currencies import is_currency
 from tradepost.core.ids import parse_id
 from tradepost.messaging.models import Conversation
@@ -40,8 +40,8 @@ from tradepost.sourcing.services import monthly_quote_quota
 
 
 def access_request(*, user: Any, request_id: Any) -> BuyingRequest:
-    """A request the user may see: open ones for everybody; others for their buyer,
-    their quoting suppliers and operators."""
+    """A request the user may see: open ones of a buyer in good standing for everybody;
+    the others for their buyer, their quoting suppliers and operators."""
     pk = parse_id(request_id)
     request = (
         BuyingRequest.objects.select_related("buyer", "category").filter(pk=pk).first()
@@ -50,7 +50,8 @@ def access_request(*, user: Any, request_id: Any) -> BuyingRequest:
     )
     if request is None:
         raise RequestNotFound()
-    if request.status == RequestStatus.OPEN or is_operator(user):
+    public = request.status == RequestStatus.OPEN and not request.buyer.is_suspended
+    if public or is_operator(user):
         return request
     company_id = acting_company_id(user)
     if company_id is not None and (
@@ -207,10 +208,13 @@ class BoardFilters:
 
 
 def open_requests(*, filters: BoardFilters | None = None) -> QuerySet[BuyingRequest]:
-    """The public board: open requests with a future deadline, newest first."""
+    """The public board: open requests with a future deadline, of buyers in good standing,
+    newest first."""
     filters = filters or BoardFilters()
     now = timezone.now()
-    queryset = BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__gt=now)
+    queryset = BuyingRequest.objects.filter(status=RequestStatus.OPEN, deadline__gt=now).exclude(
+        buyer_id__in=suspended_company_ids()
+    )
     if filters.category_id:
         category = Category.objects.filter(pk=filters.category_id).first()
         if category is None:

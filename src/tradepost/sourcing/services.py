@@ -26,11 +26,12 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.accounts.selectors import user_can_publish
+from tradepost.accounts.selectors import is_operator, user_can_publish
+from tradepost.audit.services import audit_record
 from tradepost.catalog.models import PaymentTerm, Unit
 from tradepost.catalog.services import clean_leaf_category
 from tradepost.companies.models import Company, Membership
-from tradepost.companies.selectors import acting_company
+from tradepost.companies.selectors import acting_company, standing_refusal
 from tradepost.core.cleaning import (
     FieldErrors,
     FieldInvalid,
@@ -55,7 +56,7 @@ from tradepost.messaging.services import inquiry_send, message_send
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.services import absolute_url, notification_create, queue_email
 from tradepost.search.outbox import OutboxKind, record_change, record_changes
-from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
+from tradepost.sourcing.errors import RequestNotFound, SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import (
     REVISABLE_QUOTATION_STATES,
     Attachment,
@@ -261,6 +262,9 @@ def _trading_company(actor: Any) -> Company:
     company = acting_company(actor)
     if company is None:
         raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
+    suspended = standing_refusal(company)
+    if suspended:
+        raise SourcingError(SourcingErrorCode.COMPANY_SUSPENDED, suspended)
     return company
 
 
@@ -360,6 +364,59 @@ def request_close(*, actor: Any, buying_request: BuyingRequest) -> BuyingRequest
     record_change(kind=OutboxKind.REQUEST, object_id=buying_request.pk)
     buying_request.refresh_from_db()
     return buying_request
+
+
+def _moderated(actor: Any, buying_request: BuyingRequest) -> BuyingRequest:
+    """The request row-locked, once the actor is found to be an operator."""
+    if not is_operator(actor):
+        raise SourcingError(SourcingErrorCode.NOT_ALLOWED, _("Only operators can do this."))
+    request = BuyingRequest.objects.select_for_update().filter(pk=buying_request.pk).first()
+    if request is None:
+        raise RequestNotFound()
+    return request
+
+
+def _moderation_change(actor: Any, request: BuyingRequest, status: str, action: str) -> None:
+    audit_record(
+        actor=actor,
+        action=f"request.{action}",
+        target=request,
+        changes={"status": [request.status, status]},
+    )
+    request.status = status
+    request.save(update_fields=["status", "updated_at"])
+    record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
+
+
+@transaction.atomic
+def request_hide(*, actor: Any, buying_request: BuyingRequest) -> BuyingRequest:
+    """Hide an open request by moderation (operators): off the board and the search, no
+    more quotations; its buyer and quoting suppliers still see it. A hidden one stays so."""
+    request = _moderated(actor, buying_request)
+    if request.status == RequestStatus.HIDDEN:
+        return request
+    if request.status != RequestStatus.OPEN:
+        raise SourcingError(
+            SourcingErrorCode.REQUEST_NOT_OPEN,
+            _("Only open requests can be hidden: this one is no longer public."),
+        )
+    _moderation_change(actor, request, RequestStatus.HIDDEN, "hide")
+    return request
+
+
+@transaction.atomic
+def request_restore(*, actor: Any, buying_request: BuyingRequest) -> BuyingRequest:
+    """Lift a moderation hide (operators): the request is open again, or expired when its
+    deadline passed meanwhile. A request that is not hidden stays as it is."""
+    request = _moderated(actor, buying_request)
+    if request.status == RequestStatus.HIDDEN:
+        now = timezone.now()
+        status = RequestStatus.OPEN if request.deadline > now else RequestStatus.EXPIRED
+        if status == RequestStatus.EXPIRED:
+            request.closed_at = now
+            request.save(update_fields=["closed_at"])
+        _moderation_change(actor, request, status, "restore")
+    return request
 
 
 def request_expire_due(*, now: datetime | None = None) -> int:

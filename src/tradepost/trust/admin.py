@@ -1,7 +1,8 @@
 """Verification in the operators' back office: requests and their documents read only;
 approving and refusing are actions that ask what was checked (or why not) on a page of their
 own and then call the trust services, as the verification queue does, so the decision is
-audited and the company notified the same way."""
+audited and the company notified the same way. Reports are read only: they are decided on the
+reports queue (or through the API), where the actions are."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from tradepost.trust.errors import TrustError
 from tradepost.trust.forms import ApproveForm, RejectForm
-from tradepost.trust.models import VerificationDocument, VerificationRequest
+from tradepost.trust.models import Report, VerificationDocument, VerificationRequest
 from tradepost.trust.services import verification_approve, verification_reject
 
 
@@ -116,3 +117,38 @@ class VerificationRequestAdmin(ReadOnly, admin.ModelAdmin):
     @admin.action(description=gettext_lazy("Do not approve the selected requests"))
     def reject_selected(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         return self._decide(request, queryset, approve=False)
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = (
+        "created_at",
+        "target",
+        "target_id",
+        "target_label",
+        "company",
+        "reason",
+        "status",
+        "action",
+        "decided_by",
+    )
+    list_filter = ("status", "target", "reason", "action", "created_at")
+    search_fields = ("target_label", "note", "company__legal_name", "reporter__email")
+    list_select_related = ("company", "decided_by")
+    date_hierarchy = "created_at"
+    fields = (
+        "target",
+        "target_id",
+        "target_label",
+        "company",
+        "reporter",
+        "reason",
+        "note",
+        "created_at",
+        "status",
+        "action",
+        "decision_note",
+        "decided_by",
+        "decided_at",
+    )
+    readonly_fields = fields

@@ -1,4 +1,5 @@
-"""Errors raised by the trust services and access helpers (a `core.errors` family)."""
+"""Errors raised by the trust services and access helpers (a `core.errors` family):
+verification, and reports and moderation."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
 
 
 class TrustErrorCode(ErrorCode):
-    """Why a verification request or decision was refused, and how a client treats it."""
+    """Why a verification request or decision, a report or a moderation action was refused,
+    and how a client treats it."""
 
     INVALID = "invalid", ErrorKind.INVALID
     DOCUMENT_REJECTED = "document-rejected", ErrorKind.INVALID
@@ -28,6 +30,24 @@ class TrustErrorCode(ErrorCode):
         gettext_lazy("The request was already decided"),
     )
 
+    REPORT_NOT_FOUND = "report-not-found", ErrorKind.NOT_FOUND
+    # What a report names does not exist, or is not something the reporter can see.
+    TARGET_NOT_FOUND = "report-target-not-found", ErrorKind.NOT_FOUND
+    REPORT_OWN_COMPANY = (
+        "report-own-company",
+        ErrorKind.FORBIDDEN,
+        gettext_lazy("Your own company's"),
+    )
+    REPORT_DUPLICATE = "report-duplicate", ErrorKind.CONFLICT, gettext_lazy("Already reported")
+    REPORT_RATE_LIMIT = "report-rate-limit", ErrorKind.RATE_LIMITED
+    REPORT_DECIDED = (
+        "report-decided",
+        ErrorKind.CONFLICT,
+        gettext_lazy("The report was already decided"),
+    )
+    # The target's state forbids the action (a request no longer open cannot be hidden).
+    MODERATION_REFUSED = "moderation-refused", ErrorKind.CONFLICT
+
 
 class TrustError(DomainError):
     """A request the trust services refuse."""
@@ -41,3 +61,13 @@ class VerificationNotFound(TrustError, Http404):
 
     def __init__(self, message: str | None = None) -> None:
         super().__init__(TrustErrorCode.NOT_FOUND, message or _("No such object."))
+
+
+class ReportNotFound(TrustError, Http404):
+    """No such report (or not one the user may read), or a report's target the reporter
+    cannot see: all look the same (404)."""
+
+    def __init__(
+        self, code: TrustErrorCode = TrustErrorCode.REPORT_NOT_FOUND, message: str | None = None
+    ) -> None:
+        super().__init__(code, message or _("No such object."))

@@ -1,4 +1,5 @@
-"""Forms of the verification pages: they only parse; the services decide."""
+"""Forms of the verification, report and moderation pages: they only parse; the services
+decide."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tradepost.messaging.forms import MultipleFileField
-from tradepost.trust.models import CheckedItem
-from tradepost.trust.services import REASON_MAX_LENGTH
+from tradepost.trust.models import CheckedItem, ModerationAction, ReportReason, ReportTarget
+from tradepost.trust.services import NOTE_MAX_LENGTH, REASON_MAX_LENGTH
 
 
 class VerificationSubmitForm(forms.Form):
@@ -35,3 +36,52 @@ class RejectForm(forms.Form):
         max_length=REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+
+
+# --- reports and moderation ------------------------------------------------------------------
+
+
+class ReportForm(forms.Form):
+    """A report (`services.ReportFields`): what is reported comes with the page's address."""
+
+    target = forms.ChoiceField(choices=ReportTarget.choices, widget=forms.HiddenInput)
+    target_id = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    reason = forms.ChoiceField(
+        label=_("What is wrong with it?"), choices=ReportReason.choices, widget=forms.RadioSelect
+    )
+    note = forms.CharField(
+        label=_("Anything the operators should know (optional)"),
+        max_length=NOTE_MAX_LENGTH,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+
+
+class DecisionForm(forms.Form):
+    """An operator's decision on the reports of one target."""
+
+    action = forms.ChoiceField(label=_("Action"), choices=ModerationAction.choices)
+    reason = forms.ChoiceField(
+        label=_("Reason the company is told"),
+        choices=[("", "—"), *ReportReason.choices],
+        required=False,  # the service says when one is needed, as it does for the API
+    )
+    message = forms.CharField(
+        label=_("Message to the company, in its language (optional)"),
+        max_length=NOTE_MAX_LENGTH,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+class ModerationForm(DecisionForm):
+    """An operator's action on any listing, company, request or message, by its id."""
+
+    target = forms.ChoiceField(label=_("What"), choices=ReportTarget.choices)
+    target_id = forms.IntegerField(label=_("Its id"), min_value=1)
+    action = forms.ChoiceField(
+        label=_("Action"),
+        choices=[c for c in ModerationAction.choices if c[0] != ModerationAction.DISMISS],
+    )
+
+    field_order = ("target", "target_id", "action", "reason", "message")

@@ -1,18 +1,24 @@
 """Writes of the trust app: a company sends its documents, withdraws them; an operator
 approves (saying what was checked) or refuses (saying why, in the company's language).
+Anybody signed in reports a listing, a company, a buying request or a message; an operator
+hides or restores it, warns, suspends or bans the company behind it (or lifts that), or
+dismisses the reports (docs/adr/0022-reports-and-moderation.md).
 
 Each function checks the actor's right itself (so pages, the API and the admin behave the
 same), runs in one transaction, writes its audit entry in it, and queues its emails on commit.
 Two operators deciding the same request at once: the request's row is locked and its state
-read again under the lock, so the second decision is refused (`ALREADY_DECIDED`).
+read again under the lock, so the second decision is refused (`ALREADY_DECIDED`); the same
+holds for two decisions on the reports of one target (`REPORT_DECIDED`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from typing import Any, TypedDict, Unpack
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -21,21 +27,48 @@ from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.models import User
 from tradepost.audit.services import audit_record
-from tradepost.companies.models import Company, Role
-from tradepost.companies.services import companies_mark
-from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_choices, clean_text
+from tradepost.catalog.services import product_hide, product_restore
+from tradepost.companies.models import Company, Role, Standing
+from tradepost.companies.selectors import acting_company_id
+from tradepost.companies.services import companies_mark, company_standing_set
+from tradepost.core.cleaning import (
+    FieldErrors,
+    FieldInvalid,
+    clean_choice,
+    clean_choices,
+    clean_text,
+)
+from tradepost.core.errors import DomainError, ErrorKind
 from tradepost.core.languages import normalise_ui_language
+from tradepost.messaging.services import message_hide, message_restore
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.services import absolute_url, notification_create, queue_email
+from tradepost.sourcing.services import request_hide, request_restore
 from tradepost.trust.documents import CheckedDocument, check_documents
-from tradepost.trust.errors import TrustError, TrustErrorCode, VerificationNotFound
+from tradepost.trust.errors import (
+    ReportNotFound,
+    TrustError,
+    TrustErrorCode,
+    VerificationNotFound,
+)
 from tradepost.trust.models import (
     CheckedItem,
+    ModerationAction,
+    Report,
+    ReportReason,
+    ReportStatus,
+    ReportTarget,
     VerificationDocument,
     VerificationRequest,
     VerificationStatus,
 )
-from tradepost.trust.selectors import manages_verification, require_operator
+from tradepost.trust.selectors import (
+    Subject,
+    manages_verification,
+    moderation_target,
+    reportable,
+    require_operator,
+)
 
 REASON_MAX_LENGTH = 1000
 #: The page a company reads its verification on (as reversed in English, for notifications).
@@ -273,6 +306,15 @@ def verification_reject(
 # --- telling the company ---------------------------------------------------------------------
 
 
+def _managers(company: Company) -> Any:
+    """The company's active owner and admins: whom the operators' decisions are told."""
+    return User.objects.filter(
+        membership__company=company,
+        membership__role__in=(Role.OWNER, Role.ADMIN),
+        is_active=True,
+    ).order_by("pk")
+
+
 def _tell_company(request: VerificationRequest) -> None:
     """An in-app notification and an email, in the company's language, to each active owner
     and admin of the company."""
@@ -284,11 +326,7 @@ def _tell_company(request: VerificationRequest) -> None:
     with translation.override(language):
         link = absolute_url(reverse(VERIFICATION_PAGE))
         company_name = company.name_for(language)
-    managers = User.objects.filter(
-        membership__company=company,
-        membership__role__in=(Role.OWNER, Role.ADMIN),
-        is_active=True,
-    ).order_by("pk")
+    managers = _managers(company)
     kind = (
         NotificationKind.VERIFICATION_APPROVED
         if approved
@@ -309,5 +347,391 @@ def _tell_company(request: VerificationRequest) -> None:
             subject=subject,
             template="trust_verification_decided",
             context={"verification": request, "company_name": company_name, "link": link},
+            language=language,
+        )
+
+
+# --- reports ---------------------------------------------------------------------------------
+
+NOTE_MAX_LENGTH = 1000
+
+
+class ReportFields(TypedDict, total=False):
+    """What a report takes (the web form and the API body send exactly these)."""
+
+    target: str  # a ReportTarget value
+    target_id: int
+    reason: str  # a ReportReason value
+    note: str
+
+
+REPORT_FIELDS = frozenset(ReportFields.__annotations__)
+
+
+def reports_per_day() -> int:
+    """Reports one person may send in 24 hours (TRADEPOST_REPORTS_PER_DAY)."""
+    return settings.TRADEPOST_REPORTS_PER_DAY
+
+
+def _clean_note(value: Any) -> str:
+    return _storable(clean_text(value, max_length=NOTE_MAX_LENGTH, single_line=False))
+
+
+def _clean_target(value: Any) -> str:
+    return clean_choice(
+        value,
+        allowed=ReportTarget.values,
+        required=True,
+        message=_("Report a listing, a company, a buying request or a message."),
+    )
+
+
+def _clean_reason_choice(value: Any, *, required: bool = True) -> str:
+    return clean_choice(
+        value,
+        allowed=ReportReason.values,
+        required=required,
+        message=_("Choose one of the reasons in the list."),
+    )
+
+
+def _clean_report(fields: Mapping[str, Any]) -> dict[str, Any]:
+    errors = FieldErrors()
+    cleaned = {
+        "target": errors.clean("target", _clean_target, fields.get("target")),
+        "reason": errors.clean("reason", _clean_reason_choice, fields.get("reason")),
+        "note": errors.clean("note", _clean_note, fields.get("note")),
+    }
+    errors.raise_if_any(TrustError, TrustErrorCode.INVALID)
+    return cleaned
+
+
+def _already_reported() -> TrustError:
+    return TrustError(
+        TrustErrorCode.REPORT_DUPLICATE,
+        _("You have already reported this. Thank you: an operator will look at it."),
+    )
+
+
+def _check_report_rate(actor: Any) -> None:
+    """At most `reports_per_day()` reports in 24 hours, the reporter's row locked first (on
+    PostgreSQL; SQLite's write transactions run one at a time) so that parallel reports
+    cannot pass the limit together."""
+    User.objects.select_for_update(no_key=True).filter(pk=actor.pk).values_list("pk").first()
+    limit = reports_per_day()
+    since = timezone.now() - timedelta(days=1)
+    if Report.objects.filter(reporter=actor, created_at__gt=since).count() >= limit:
+        raise TrustError(
+            TrustErrorCode.REPORT_RATE_LIMIT,
+            _("You have sent %(limit)d reports in the last 24 hours. Please try again later.")
+            % {"limit": limit},
+        )
+
+
+def _refuse_own(actor: Any, subject: Subject) -> None:
+    if acting_company_id(actor) == subject.company.pk:
+        raise TrustError(
+            TrustErrorCode.REPORT_OWN_COMPANY,
+            _("You cannot report your own company or what it published."),
+        )
+
+
+@transaction.atomic
+def report_submit(*, actor: Any, **fields: Unpack[ReportFields]) -> Report:
+    """Report what the actor (anybody signed in) can see: `target` and `target_id` name it,
+    `reason` says what is wrong, `note` (at most 1,000 characters) adds detail. One open
+    report per person and target (a second is refused as already reported), at most
+    `reports_per_day()` a day; a company's own things are not reported by its members."""
+    if not getattr(actor, "is_authenticated", False) or not actor.is_active:
+        raise TrustError(TrustErrorCode.PERMISSION_DENIED, _("Sign in to report something."))
+    cleaned = _clean_report(fields)
+    subject = reportable(user=actor, target=cleaned["target"], target_id=fields.get("target_id"))
+    _refuse_own(actor, subject)
+    _check_report_rate(actor)
+    duplicate = Report.objects.filter(
+        reporter=actor, target=subject.target, target_id=subject.target_id, status=ReportStatus.OPEN
+    )
+    if duplicate.exists():
+        raise _already_reported()
+    report = Report(
+        reporter=actor,
+        target=subject.target,
+        target_id=subject.target_id,
+        company=subject.company,
+        target_label=subject.label[:300],
+        reason=cleaned["reason"],
+        note=cleaned["note"],
+        created_at=timezone.now(),
+    )
+    _full_clean(report)
+    try:
+        with transaction.atomic():
+            report.save()
+    except IntegrityError:  # the same person's parallel report of the same target
+        raise _already_reported() from None
+    return report
+
+
+# --- moderation ------------------------------------------------------------------------------
+
+#: Actions on the target itself; the others concern the company behind it.
+_ON_TARGET = frozenset({ModerationAction.HIDE, ModerationAction.RESTORE})
+#: Actions the company is told why about (the reason is then required).
+_NEEDS_REASON = frozenset(
+    {ModerationAction.HIDE, ModerationAction.WARN, ModerationAction.SUSPEND, ModerationAction.BAN}
+)
+_STANDINGS: dict[str, str] = {
+    ModerationAction.SUSPEND: Standing.SUSPENDED,
+    ModerationAction.BAN: Standing.BANNED,
+    ModerationAction.LIFT: Standing.ACTIVE,
+}
+_HIDE: dict[str, Callable[[Any, Any], Any]] = {
+    ReportTarget.PRODUCT: lambda actor, obj: product_hide(actor=actor, product=obj),
+    ReportTarget.REQUEST: lambda actor, obj: request_hide(actor=actor, buying_request=obj),
+    ReportTarget.MESSAGE: lambda actor, obj: message_hide(actor=actor, message=obj),
+}
+_RESTORE: dict[str, Callable[[Any, Any], Any]] = {
+    ReportTarget.PRODUCT: lambda actor, obj: product_restore(actor=actor, product=obj),
+    ReportTarget.REQUEST: lambda actor, obj: request_restore(actor=actor, buying_request=obj),
+    ReportTarget.MESSAGE: lambda actor, obj: message_restore(actor=actor, message=obj),
+}
+
+
+@dataclass(frozen=True)
+class Moderation:
+    """What an operator did: the target as it is now, the action, and whether anything
+    changed (hiding what is hidden changes nothing and tells nobody)."""
+
+    subject: Subject
+    action: str
+    changed: bool
+
+
+@dataclass(frozen=True)
+class _ModerationInput:
+    action: str
+    reason: str  # a ReportReason value, or ""
+    message: str  # the operator's words to the company, or ""
+
+
+def _clean_moderation(
+    action: Any, reason: Any, message: Any, *, on_reports: bool
+) -> _ModerationInput:
+    errors = FieldErrors()
+    allowed = [v for v in ModerationAction.values if on_reports or v != ModerationAction.DISMISS]
+    chosen = errors.clean(
+        "action",
+        clean_choice,
+        action,
+        allowed=allowed,
+        required=True,
+        message=_("Choose one of the actions in the list."),
+    )
+    why = errors.clean("reason", _clean_reason_choice, reason, required=chosen in _NEEDS_REASON)
+    words = errors.clean("message", _clean_note, message)
+    errors.raise_if_any(TrustError, TrustErrorCode.INVALID)
+    return _ModerationInput(chosen or "", why or "", words or "")
+
+
+def _check_fits(subject: Subject, action: str) -> None:
+    if action in _ON_TARGET and subject.target == ReportTarget.COMPANY:
+        raise TrustError(
+            TrustErrorCode.INVALID,
+            _("A company is not hidden: suspend or ban it, and lift that to show it again."),
+            field="action",
+        )
+
+
+def _as_trust_error(refused: DomainError) -> TrustError:
+    """Another app's refusal of a moderation step, as the trust app's."""
+    if refused.kind is ErrorKind.NOT_FOUND:
+        return ReportNotFound(TrustErrorCode.TARGET_NOT_FOUND)
+    return TrustError(TrustErrorCode.MODERATION_REFUSED, refused.message)
+
+
+def _act(actor: Any, subject: Subject, decision: _ModerationInput, told: str) -> Moderation:
+    """Do `decision.action` to the subject (or its company): the subject as it is after,
+    and whether anything changed."""
+    action = decision.action
+    try:
+        if action in _ON_TARGET:
+            acting = _HIDE if action == ModerationAction.HIDE else _RESTORE
+            after = replace(subject, obj=acting[subject.target](actor, subject.obj))
+            return Moderation(after, action, changed=after.hidden != subject.hidden)
+        if action in _STANDINGS:
+            company, changed = company_standing_set(
+                actor=actor, company=subject.company, standing=_STANDINGS[action], reason=told
+            )
+            about_company = subject.target == ReportTarget.COMPANY
+            after = replace(subject, company=company, obj=company if about_company else subject.obj)
+            return Moderation(after, action, changed=changed)
+    except TrustError:
+        raise
+    except DomainError as refused:
+        raise _as_trust_error(refused) from None
+    audit_record(  # a warning changes nothing but what the company was told
+        actor=actor,
+        action="company.warn",
+        target=subject.company,
+        changes={"warning": [None, told], "about": [None, f"{subject.target} {subject.target_id}"]},
+    )
+    return Moderation(subject, action, changed=True)
+
+
+def _moderate(actor: Any, subject: Subject, decision: _ModerationInput) -> Moderation:
+    """Act, then tell the company (in its language) when something changed."""
+    _check_fits(subject, decision.action)
+    language = normalise_ui_language(subject.company.original_language)
+    with translation.override(language):
+        reason = str(ReportReason(decision.reason).label) if decision.reason else ""
+    told = "\n\n".join(part for part in (reason, decision.message) if part)
+    done = _act(actor, subject, decision, told)
+    if done.changed:
+        _tell_moderation(done.subject, decision, reason=reason, language=language)
+    return done
+
+
+@transaction.atomic
+def moderation_apply(
+    *, actor: Any, target: Any, target_id: Any, action: Any, reason: Any = "", message: Any = ""
+) -> Moderation:
+    """An operator's action on any listing, company, buying request or message, reported or
+    not: hide or restore it (not a company), warn, suspend or ban the company behind it, or
+    lift its suspension or ban. `reason` (a `ReportReason` value) is required to hide, warn,
+    suspend and ban; `message` (at most 1,000 characters) is added to what the company is
+    told. Audited; the company's owner and admins are told in the company's language."""
+    require_operator(actor)
+    errors = FieldErrors()
+    kind = errors.clean("target", _clean_target, target)
+    errors.raise_if_any(TrustError, TrustErrorCode.INVALID)
+    decision = _clean_moderation(action, reason, message, on_reports=False)
+    subject = moderation_target(user=actor, target=kind or "", target_id=target_id)
+    return _moderate(actor, subject, decision)
+
+
+def _locked_open_reports(report: Report) -> list[Report]:
+    """Every open report on the report's target, row-locked in id order (so two decisions
+    on one target queue behind each other); `REPORT_DECIDED` when `report` is not open."""
+    reports = list(
+        Report.objects.select_for_update()
+        .filter(target=report.target, target_id=report.target_id, status=ReportStatus.OPEN)
+        .order_by("pk")
+    )
+    if report.pk not in {item.pk for item in reports}:
+        current = Report.objects.filter(pk=report.pk).first()
+        if current is None:
+            raise ReportNotFound()
+        raise TrustError(
+            TrustErrorCode.REPORT_DECIDED,
+            _("These reports were already decided (“%(action)s”).")
+            % {"action": current.get_action_display()},
+        )
+    return reports
+
+
+@transaction.atomic
+def report_decide(
+    *, actor: Any, report: Report, action: Any, reason: Any = "", message: Any = ""
+) -> Report:
+    """An operator's decision on a report, and so on every open report on its target: an
+    action of `moderation_apply` (`reason` defaults to the report's), or `dismiss` (nothing
+    is done, nobody is told). Each report closed is audited (`report.action`,
+    `report.dismiss`). A report already decided is refused (`REPORT_DECIDED`)."""
+    require_operator(actor)
+    decision = _clean_moderation(action, reason or report.reason, message, on_reports=True)
+    reports = _locked_open_reports(report)
+    if decision.action != ModerationAction.DISMISS:
+        subject = moderation_target(user=actor, target=report.target, target_id=report.target_id)
+        _moderate(actor, subject, decision)
+    dismissed = decision.action == ModerationAction.DISMISS
+    status = ReportStatus.DISMISSED if dismissed else ReportStatus.ACTIONED
+    for item in reports:
+        audit_record(
+            actor=actor,
+            action="report.dismiss" if dismissed else "report.action",
+            target=item,
+            changes={"status": [item.status, status], "action": [None, decision.action]},
+        )
+    Report.objects.filter(pk__in=[item.pk for item in reports]).update(
+        status=status,
+        decided_at=timezone.now(),
+        decided_by=actor,
+        action=decision.action,
+        decision_note=decision.message,
+    )
+    report.refresh_from_db()
+    return report
+
+
+# --- telling the company of a moderation action ------------------------------------------------
+
+_NOTICE_KINDS: dict[str, str] = {
+    ModerationAction.HIDE: NotificationKind.MODERATION_HIDDEN,
+    ModerationAction.RESTORE: NotificationKind.MODERATION_RESTORED,
+    ModerationAction.WARN: NotificationKind.MODERATION_WARNING,
+    ModerationAction.SUSPEND: NotificationKind.COMPANY_SUSPENDED,
+    ModerationAction.BAN: NotificationKind.COMPANY_BANNED,
+    ModerationAction.LIFT: NotificationKind.COMPANY_REINSTATED,
+}
+_NOTICE_SUBJECTS: dict[str, Any] = {
+    ModerationAction.HIDE: gettext_lazy("Tradepost has hidden something your company published"),
+    ModerationAction.RESTORE: gettext_lazy("Tradepost no longer hides what your company published"),
+    ModerationAction.WARN: gettext_lazy("A warning from Tradepost"),
+    ModerationAction.SUSPEND: gettext_lazy("Your company is suspended on Tradepost"),
+    ModerationAction.BAN: gettext_lazy("Your company is banned from Tradepost"),
+    ModerationAction.LIFT: gettext_lazy("Your company's suspension on Tradepost is lifted"),
+}
+_TARGET_PAGES: dict[str, str] = {
+    ReportTarget.PRODUCT: "products:update",
+    ReportTarget.REQUEST: "sourcing:request_detail",
+    ReportTarget.MESSAGE: "messaging:detail",
+}
+
+
+def _notice_page(subject: Subject, action: str) -> tuple[str, list[int]]:
+    """The page the notice links to: the thing acted on, or the dashboard."""
+    if action in _STANDINGS or subject.target == ReportTarget.COMPANY:
+        return "accounts:dashboard", []
+    if subject.target == ReportTarget.MESSAGE:
+        return _TARGET_PAGES[subject.target], [subject.obj.conversation_id]
+    return _TARGET_PAGES[subject.target], [subject.target_id]
+
+
+def _tell_moderation(
+    subject: Subject, decision: _ModerationInput, *, reason: str, language: str
+) -> None:
+    """An in-app notification and an email, in the company's language, to each active owner
+    and admin of the company behind the subject."""
+    company = subject.company
+    page, args = _notice_page(subject, decision.action)
+    with translation.override("en"):
+        path = reverse(page, args=args)
+    with translation.override(language):
+        link = absolute_url(reverse(page, args=args))
+        company_name = company.name_for(language)
+        what = str(ReportTarget(subject.target).label)
+    about_company = decision.action in _STANDINGS or subject.target == ReportTarget.COMPANY
+    label = company_name if about_company else subject.label
+    context = {
+        "action": decision.action,
+        "kind_of_thing": what,
+        "label": label,
+        "company_name": company_name,
+        "reason": reason,
+        "message": decision.message,
+        "link": link,
+    }
+    for manager in _managers(company):
+        notification_create(
+            recipient=manager,
+            kind=_NOTICE_KINDS[decision.action],
+            params={"subject": label, "reason": reason},
+            link=path,
+        )
+        queue_email(
+            to=manager.email,
+            subject=_NOTICE_SUBJECTS[decision.action],
+            template="trust_moderation",
+            context=context,
             language=language,
         )

@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tradepost.accounts.selectors import is_operator
 from tradepost.catalog.company_selectors import get_public_company
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
@@ -117,7 +118,8 @@ def inbox(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
     conversation = selectors.access_conversation(user=request.user, conversation_id=conversation_id)
-    can_write = selectors.is_participant(request.user, conversation)
+    writes_for = selectors.participant_company_id(request.user, conversation)
+    can_write = writes_for is not None
     form = ReplyForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST":
@@ -148,6 +150,8 @@ def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
         ),
         "form": form,
         "can_write": can_write,
+        "writes_for": writes_for,
+        "viewer_is_operator": is_operator(request.user),
     }
     return render(request, "messaging/detail.html", context, status=status)
 

@@ -1,9 +1,10 @@
 """Membership: /api/v1/plans (public), /api/v1/me/subscription, /api/v1/me/invoices, and the
-operators' /api/v1/operator/invoices.
+operators' /api/v1/operator/invoices and /api/v1/operator/membership/analytics.
 
 A user without a company gets 404 from the /me endpoints. Changing the subscription or the
 billing details needs the company's owner or an admin (403 otherwise); another company's
-invoice answers like a missing one (404). Confirming a payment is for operators only (403).
+invoice answers like a missing one (404). Confirming a payment and the renewal analytics are
+for operators only (403).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Literal
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Router, Schema
+from ninja import Query, Router, Schema
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
@@ -24,6 +25,14 @@ from tradepost.api.problems import not_found
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company
 from tradepost.membership import selectors, services
+from tradepost.membership.analytics import (
+    FIRST_YEAR,
+    LAST_YEAR,
+    MembershipAnalytics,
+    PlanRow,
+    Renewals,
+    membership_analytics,
+)
 from tradepost.membership.models import Invoice, Plan, Subscription
 
 plans_router = Router(tags=["membership"])
@@ -247,3 +256,135 @@ def awaiting_invoices(request: HttpRequest) -> Any:
 )
 def confirm_payment(request: HttpRequest, invoice_id: int) -> Invoice:
     return services.invoice_confirm_payment(actor=request.user, invoice_id=invoice_id)
+
+
+# --- renewal analytics (operators) -----------------------------------------------------------
+
+
+class RenewalsOut(Schema):
+    came_up: int = Field(description="Paid periods that came up for renewal (grace period over)")
+    renewed: int = Field(description="Of them, followed by a paid period by the grace's end")
+    churned: int = Field(description="came_up - renewed")
+    rate: float | None = Field(description="renewed / came_up, 0-1; null when nothing came up")
+    churn_rate: float | None
+
+
+class YearRenewalsOut(RenewalsOut):
+    year: int = Field(description="The year the periods ended in")
+
+
+class CohortOut(Schema):
+    cohort: int = Field(description="The year the companies' first paid period started")
+    by_year: list[YearRenewalsOut]
+    total: RenewalsOut
+
+
+class PlanRenewalsOut(Schema):
+    plan: str = Field(description="The plan's code")
+    by_year: list[YearRenewalsOut]
+    total: RenewalsOut
+
+
+class MonthMembersOut(Schema):
+    month: str = Field(description="YYYY-MM")
+    by_plan: dict[str, int] = Field(description="Companies with a paid period of the plan")
+    total: int = Field(description="Companies with any paid period covering a day of the month")
+
+
+class CountryMembersOut(Schema):
+    country: str = Field(description="ISO 3166 alpha-2 code of the company's country")
+    by_plan: dict[str, int]
+    total: int
+
+
+class MonthRevenueOut(Schema):
+    month: str = Field(description="YYYY-MM, the month the invoices were paid in")
+    by_plan: dict[str, Decimal] = Field(description="US dollars, by plan code")
+    total: Decimal
+
+
+class AnalyticsOut(Schema):
+    today: date
+    plan: str | None = Field(description="The plan filter (a code), if any")
+    year: int | None = Field(description="The year filter, if any")
+    grace_days: int
+    plans: list[str] = Field(description="The plans counted (codes)")
+    headline: RenewalsOut = Field(description="Periods that ended in `headline_span`")
+    headline_span: list[date] = Field(description="First and last end date the headline counts")
+    undecided: int = Field(description="Ended periods still in their grace period (not counted)")
+    by_year: list[YearRenewalsOut] = Field(description="Renewals and churn by year")
+    by_cohort: list[CohortOut]
+    by_plan: list[PlanRenewalsOut]
+    members_by_month: list[MonthMembersOut]
+    members_month: str | None = Field(description="The month members_by_country counts")
+    members_by_country: list[CountryMembersOut]
+    revenue_by_month: list[MonthRevenueOut]
+    revenue_total: Decimal = Field(description="US dollars over the months given")
+    missing_currencies: list[str] = Field(description="Left out: no exchange rate")
+
+
+def _renewals_out(cell: Renewals, year: int | None = None) -> dict[str, Any]:
+    out = {
+        "came_up": cell.came_up,
+        "renewed": cell.renewed,
+        "churned": cell.churned,
+        "rate": cell.rate,
+        "churn_rate": cell.churn_rate,
+    }
+    return out if year is None else {**out, "year": year}
+
+
+def _analytics_out(found: MembershipAnalytics) -> dict[str, Any]:
+    codes = [plan.code for plan in found.plans]
+
+    def years(cells: list[Renewals]) -> list[dict[str, Any]]:
+        return [_renewals_out(cell, year) for year, cell in zip(found.years, cells, strict=True)]
+
+    def plan_row(row: PlanRow[Any], key: str) -> dict[str, Any]:
+        """A month's (YYYY-MM) or a country's numbers, by plan code and in all."""
+        label = f"{row.key:%Y-%m}" if key == "month" else row.key
+        return {
+            key: label,
+            "by_plan": dict(zip(codes, row.by_plan, strict=True)),
+            "total": row.total,
+        }
+
+    return {
+        "today": found.today,
+        "plan": found.plan.code if found.plan is not None else None,
+        "year": found.year,
+        "grace_days": found.grace_days,
+        "plans": codes,
+        "headline": _renewals_out(found.headline),
+        "headline_span": list(found.headline_span),
+        "undecided": found.undecided,
+        "by_year": [_renewals_out(cell, year) for year, cell in found.by_year],
+        "by_cohort": [
+            {"cohort": row.key, "by_year": years(row.by_year), "total": _renewals_out(row.total)}
+            for row in found.by_cohort
+        ],
+        "by_plan": [
+            {"plan": row.key.code, "by_year": years(row.by_year), "total": _renewals_out(row.total)}
+            for row in found.by_plan
+        ],
+        "members_by_month": [plan_row(row, "month") for row in found.actives_by_month],
+        "members_month": f"{found.country_month:%Y-%m}" if found.country_month else None,
+        "members_by_country": [plan_row(row, "country") for row in found.actives_by_country],
+        "revenue_by_month": [plan_row(row, "month") for row in found.revenue_by_month],
+        "revenue_total": found.revenue_total,
+        "missing_currencies": found.missing_currencies,
+    }
+
+
+@operator_router.get(
+    "/membership/analytics",
+    response=AnalyticsOut,
+    summary="Renewal rate by cohort and plan, churn, paying members, revenue (operators)",
+)
+def renewal_analytics(
+    request: HttpRequest,
+    plan: str | None = Query(None, max_length=40, description="Only this plan (its code)"),
+    year: int | None = Query(None, ge=FIRST_YEAR, le=LAST_YEAR, description="Only this year"),
+) -> dict[str, Any]:
+    """The definitions are those of the operator's page (docs/operations.md)."""
+    return _analytics_out(membership_analytics(user=request.user, plan_code=plan, year=year))

@@ -40,6 +40,7 @@ from tradepost.demo.generator import (
     build_plan,
 )
 from tradepost.demo.images import StoredPicture, hex_to_rgb, store_picture
+from tradepost.demo.memberships import SILVER, past_periods, plan_memberships
 from tradepost.demo.selectors import database_has_data, demo_users, leaf_categories
 from tradepost.demo.sourcing import (
     AWARDED,
@@ -51,6 +52,9 @@ from tradepost.demo.sourcing import (
 )
 from tradepost.demo.vocabulary import load_vocabulary
 from tradepost.insights.services import counters_add
+from tradepost.membership import services as membership
+from tradepost.membership.models import Plan
+from tradepost.membership.selectors import grace_days
 from tradepost.messaging.models import Conversation, ConversationRead, Message
 from tradepost.messaging.services import body_fingerprint
 from tradepost.notify.models import Notification, NotificationKind
@@ -91,6 +95,7 @@ class DemoResult:
     requests: int = 0
     quotations: int = 0
     conversations: int = 0
+    membership_periods: int = 0
 
 
 def demo_password(role: str) -> str:
@@ -198,7 +203,7 @@ def demo_load(
     with transaction.atomic():
         if database_has_data():
             raise _not_empty()
-        _write(plan, pictures, requests)
+        periods = _write(plan, pictures, requests)
     refresh_planner_statistics()
     return DemoResult(
         companies=len(plan.companies),
@@ -211,10 +216,12 @@ def demo_load(
         requests=len(requests),
         quotations=sum(len(r.quotations) for r in requests),
         conversations=sum(len(r.conversations) for r in requests),
+        membership_periods=periods,
     )
 
 
-def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[RequestPlan]) -> None:
+def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[RequestPlan]) -> int:
+    """Everything of the plan; answers the number of membership periods written."""
     now = timezone.now()
     owners = _write_users(plan, now=now)
     companies = _write_companies(plan, owners=owners)
@@ -228,6 +235,39 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[Re
     people = [owners[spec.owner.email] for spec in plan.companies]
     _write_sourcing(requests, companies=companies, people=people, now=now)
     _write_counters(plan, companies=companies, product_rows=product_rows, now=now)
+    operator = next(login for login in plan.logins if login.role == "operator")
+    return _write_memberships(plan, companies=companies, operator=owners[operator.email])
+
+
+def _silver_plan(operator: User) -> Plan:
+    """The demo's second paid plan (`demo.memberships.SILVER`), through the operator's own
+    service."""
+    silver = Plan.objects.filter(code="silver").first()
+    if silver is not None:
+        return silver
+    silver = Plan(**SILVER)
+    return membership.plan_save_by_operator(actor=operator, plan=silver)
+
+
+def _write_memberships(plan: DemoPlan, *, companies: list[Company], operator: User) -> int:
+    """Three years of paid periods for a share of the companies (`demo.memberships`), written
+    through the membership app's service: invoices numbered per year, statuses as the timer
+    leaves them. Answers how many periods were written."""
+    gold = Plan.objects.filter(code="gold", is_default=False).first()
+    if gold is None:  # the operator removed the installed plan: no history
+        return 0
+    plans = {"gold": gold, "silver": _silver_plan(operator)}
+    history = plan_memberships(
+        seed=plan.seed,
+        companies=len(companies),
+        today=timezone.localdate(),
+        grace_days=grace_days(),
+        skip=frozenset({DEMO_BUYER, DEMO_SUPPLIER}),
+    )
+    membership.subscriptions_record_history(
+        actor=operator, periods=past_periods(history, companies=companies, plans=plans)
+    )
+    return len(history)
 
 
 def _write_counters(

@@ -10,7 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tradepost.core.countries import country_choices
 from tradepost.core.languages import normalise_ui_language
-from tradepost.membership.models import BillingDetails
+from tradepost.membership.analytics import FIRST_YEAR, LAST_YEAR
+from tradepost.membership.models import BillingDetails, Plan
 
 
 class BillingForm(forms.Form):
@@ -42,3 +43,26 @@ class BillingForm(forms.Form):
     @staticmethod
     def initial_for(details: BillingDetails) -> dict[str, str]:
         return {name: getattr(details, name) for name in BillingForm.base_fields}
+
+
+class AnalyticsFilterForm(forms.Form):
+    """The operator's filters of the membership analytics (`analytics.membership_analytics`
+    takes `plan_code` and `year`): a paid plan by its code and a year, each optional."""
+
+    plan = forms.ChoiceField(label=_("Plan"), choices=(), required=False)
+    year = forms.IntegerField(
+        label=_("Year"), required=False, min_value=FIRST_YEAR, max_value=LAST_YEAR
+    )
+
+    def __init__(self, *args: Any, plans: list[Plan], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        plan = self.fields["plan"]
+        assert isinstance(plan, forms.ChoiceField)
+        language = normalise_ui_language(get_language())
+        plan.choices = [("", _("All plans")), *((p.code, p.name_for(language)) for p in plans)]
+
+    def filters(self) -> dict[str, Any]:
+        """The valid filters as the selector's arguments (none when the form is invalid)."""
+        if not self.is_valid():
+            return {}
+        return {"plan_code": self.cleaned_data["plan"] or None, "year": self.cleaned_data["year"]}

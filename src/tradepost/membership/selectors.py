@@ -300,7 +300,7 @@ def change_quote(company: Company, plan: Plan, *, today: date | None = None) -> 
                 starts_on=paid.starts_on,
                 ends_on=paid.ends_on,
                 on=today,
-                **_conversion(paid.plan.currency, plan.currency),
+                **conversion(paid.plan.currency, plan.currency),
                 currency=plan.currency,
             )
             for paid in replaced
@@ -321,7 +321,8 @@ def change_quote(company: Company, plan: Plan, *, today: date | None = None) -> 
     )
 
 
-def _conversion(source: str, target: str) -> dict[str, Decimal]:
+def conversion(source: str, target: str) -> dict[str, Decimal]:
+    """The rates `proration.credit_for` converts a credit with (none within one currency)."""
     if source == target:
         return {}
     return {"source_usd": _usd_per_unit(source), "target_usd": _usd_per_unit(target)}

@@ -16,7 +16,10 @@ no gap, no repeat (`_next_number`).
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Literal, TypedDict, Unpack
 
@@ -50,7 +53,7 @@ from tradepost.membership.models import (
     SubscriptionStatus,
 )
 from tradepost.membership.payments import DEFAULT_PROVIDER, provider
-from tradepost.membership.proration import add_months
+from tradepost.membership.proration import add_months, credit_for
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.services import absolute_url, notification_create, queue_email
 
@@ -152,15 +155,21 @@ def _next_number(year: int) -> int:
     """The year's next invoice number, taken under the counter row's lock: a concurrent
     invoice waits for this transaction, so numbers never repeat; a rolled-back invoice
     gives its number back, so none is skipped."""
+    return _take_numbers(year, 1)
+
+
+def _take_numbers(year: int, count: int) -> int:
+    """Take the year's next `count` invoice numbers under the counter row's lock; answers the
+    first of them."""
     try:
         with transaction.atomic():
             InvoiceCounter.objects.get_or_create(year=year)
     except IntegrityError:
         pass  # created by a concurrent invoice; locked below
     counter = InvoiceCounter.objects.select_for_update().get(year=year)
-    counter.last += 1
+    counter.last += count
     counter.save(update_fields=["last"])
-    return counter.last
+    return counter.last - count + 1
 
 
 def invoice_number(year: int, sequence: int) -> str:
@@ -192,21 +201,28 @@ def _buyer_details(company: Company) -> dict[str, str]:
     }
 
 
-def _issue_invoice(subscription: Subscription, *, price: Decimal, credit: Decimal) -> Invoice:
-    """Number and write the invoice of `subscription` (in its plan's currency)."""
-    now = timezone.now()
-    today = timezone.localdate()
-    sequence = _next_number(today.year)
-    number = invoice_number(today.year, sequence)
+def _invoice_for(
+    subscription: Subscription,
+    *,
+    price: Decimal,
+    credit: Decimal,
+    issued_on: date,
+    sequence: int,
+    buyer: dict[str, str],
+    created_at: datetime,
+) -> Invoice:
+    """The (unsaved) invoice of `subscription`, in its plan's currency, numbered `sequence`
+    of the year it is issued in."""
+    number = invoice_number(issued_on.year, sequence)
     payment = provider(DEFAULT_PROVIDER)
-    invoice = Invoice(
+    return Invoice(
         number=number,
-        year=today.year,
+        year=issued_on.year,
         sequence=sequence,
         company=subscription.company,
         subscription=subscription,
-        issued_on=today,
-        due_on=today + timedelta(int(settings.TRADEPOST_INVOICE_DUE_DAYS)),
+        issued_on=issued_on,
+        due_on=issued_on + timedelta(int(settings.TRADEPOST_INVOICE_DUE_DAYS)),
         period_start=subscription.starts_on,
         period_end=subscription.last_day,
         currency=subscription.plan.currency,
@@ -214,11 +230,25 @@ def _issue_invoice(subscription: Subscription, *, price: Decimal, credit: Decima
         credit=credit,
         total=max(Decimal(0), price - credit),
         plan_code=subscription.plan.code,
-        buyer=_buyer_details(subscription.company),
+        buyer=buyer,
         seller=seller_details(),
         payment_method=payment.code,
         payment_reference=payment.reference(number_body=number.replace("-", "")),
-        created_at=now,
+        created_at=created_at,
+    )
+
+
+def _issue_invoice(subscription: Subscription, *, price: Decimal, credit: Decimal) -> Invoice:
+    """Number and write the invoice of `subscription` (in its plan's currency)."""
+    today = timezone.localdate()
+    invoice = _invoice_for(
+        subscription,
+        price=price,
+        credit=credit,
+        issued_on=today,
+        sequence=_next_number(today.year),
+        buyer=_buyer_details(subscription.company),
+        created_at=timezone.now(),
     )
     invoice.full_clean()
     invoice.save()
@@ -638,3 +668,217 @@ def plan_save_by_operator(*, actor: Any, plan: Plan) -> Plan:
         changes=field_changes(before, snapshot(plan, PLAN_AUDITED), PLAN_AUDITED),
     )
     return plan
+
+
+# --- a recorded past (the demo, an import) ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PastPeriod:
+    """One period of a company's past for `subscriptions_record_history`: the plan chosen, the
+    kind of change and its dates, the day its invoice was issued and the day its transfer was
+    confirmed (None: never, or not yet; only a renewal may be unpaid). `previous` is the
+    position, in the same list, of the period it follows (a renewal, a downgrade) or replaces
+    (an upgrade)."""
+
+    company: Company
+    plan: Plan
+    kind: str
+    starts_on: date
+    ends_on: date
+    issued_on: date
+    paid_on: date | None = None
+    auto_renew: bool = True
+    previous: int | None = None
+
+
+#: What a recorded period's row copies from its `PastPeriod`.
+PAST_FIELDS = ("company", "plan", "kind", "starts_on", "ends_on", "auto_renew")
+
+
+def _history_refusal(position: int) -> MembershipError:
+    return MembershipError(
+        MembershipErrorCode.INVALID,
+        _("The membership history is not consistent (period %(number)d).")
+        % {"number": position + 1},
+    )
+
+
+def _check_history(periods: Sequence[PastPeriod], today: date) -> None:
+    kinds = set(SubscriptionKind.values)
+    for position, period in enumerate(periods):
+        previous = periods[period.previous] if period.previous is not None else None
+        sound = (
+            period.kind in kinds
+            and not period.plan.is_default
+            and period.plan.pk is not None
+            and period.starts_on < period.ends_on
+            and period.issued_on <= min(today, period.starts_on)
+            and (period.paid_on is None or period.issued_on <= period.paid_on <= today)
+            and (period.paid_on is not None or period.kind == SubscriptionKind.RENEWAL)
+            and (period.kind == SubscriptionKind.NEW) == (previous is None)
+            and (period.previous is None or 0 <= period.previous < position)
+            and (previous is None or previous.company.pk == period.company.pk)
+        )
+        if not sound:
+            raise _history_refusal(position)
+
+
+def _past_outcome(
+    periods: Sequence[PastPeriod], position: int, followers: list[PastPeriod], today: date
+) -> tuple[str, date | None]:
+    """What the services and the timer had made of a period by `today`: its status and the
+    day it was closed (None while open). `followers`: the paid periods that follow or replace
+    it."""
+    period = periods[position]
+    grace = timedelta(selectors.grace_days())
+    if period.paid_on is None:  # a renewal never paid: withdrawn when its period expired
+        assert period.previous is not None  # checked by _check_history
+        lapse = periods[period.previous].ends_on + grace
+        if lapse <= today:
+            return SubscriptionStatus.CANCELLED, lapse
+        return SubscriptionStatus.PENDING, None
+    upgrades = [later for later in followers if later.kind == SubscriptionKind.UPGRADE]
+    if upgrades:
+        return SubscriptionStatus.REPLACED, upgrades[0].paid_on
+    if period.ends_on > today:
+        return SubscriptionStatus.ACTIVE, None
+    if followers:
+        return SubscriptionStatus.ENDED, period.ends_on
+    if period.auto_renew and period.ends_on + grace > today:
+        return SubscriptionStatus.ACTIVE, None  # in its grace period
+    expired_on = period.ends_on + grace if period.auto_renew else period.ends_on
+    return SubscriptionStatus.EXPIRED, expired_on
+
+
+def _at(day: date, hour: int, *, now: datetime) -> datetime:
+    """A moment of `day` (the site's time zone), never later than `now`."""
+    return min(timezone.make_aware(datetime.combine(day, time(hour))), now)
+
+
+def _owners(company_ids: set[int]) -> dict[int, Any]:
+    owners: dict[int, Any] = {}
+    for member in (
+        Membership.objects.filter(company_id__in=company_ids, role=Role.OWNER)
+        .select_related("user")
+        .order_by("-pk")
+    ):
+        owners[member.company_id] = member.user
+    return owners
+
+
+def _past_subscriptions(
+    periods: Sequence[PastPeriod], outcomes: list[tuple[str, date | None]], *, now: datetime
+) -> list[Subscription]:
+    owners = _owners({period.company.pk for period in periods})
+    rows = []
+    for period, (status, closed_on) in zip(periods, outcomes, strict=True):
+        row = Subscription(
+            **{name: getattr(period, name) for name in PAST_FIELDS},
+            status=status,
+            created_at=_at(period.issued_on, 9, now=now),
+            created_by=None
+            if period.kind == SubscriptionKind.RENEWAL
+            else owners.get(period.company.pk),
+            activated_at=_at(period.paid_on, 10, now=now) if period.paid_on else None,
+            closed_at=_at(closed_on, 10 if status == SubscriptionStatus.REPLACED else 0, now=now)
+            if closed_on
+            else None,
+        )
+        row.clean_fields(exclude=["company", "plan", "previous", "created_by"])
+        rows.append(row)
+    Subscription.objects.bulk_create(rows, batch_size=JOB_BATCH)
+    for row, period in zip(rows, periods, strict=True):
+        if period.previous is not None:
+            row.previous = rows[period.previous]
+    Subscription.objects.bulk_update(
+        [row for row in rows if row.previous is not None], ["previous"], batch_size=JOB_BATCH
+    )
+    return rows
+
+
+def _past_credit(periods: Sequence[PastPeriod], period: PastPeriod) -> Decimal:
+    """The credit of an upgrade: the unused days of the period it replaces (`selectors`'
+    change quote, on the day the upgrade started)."""
+    if period.kind != SubscriptionKind.UPGRADE or period.previous is None:
+        return Decimal(0)
+    replaced = periods[period.previous]
+    credit = credit_for(
+        price_paid=replaced.plan.price,
+        starts_on=replaced.starts_on,
+        ends_on=replaced.ends_on,
+        on=period.starts_on,
+        **selectors.conversion(replaced.plan.currency, period.plan.currency),
+        currency=period.plan.currency,
+    )
+    return min(credit, period.plan.price)
+
+
+def _past_invoices(
+    periods: Sequence[PastPeriod], rows: list[Subscription], *, actor: Any
+) -> list[Invoice]:
+    """The invoice of each period, numbered per year of issue in the order they were issued."""
+    order = sorted(range(len(periods)), key=lambda at: (periods[at].issued_on, at))
+    sequences: dict[int, int] = {}
+    for year in sorted({periods[position].issued_on.year for position in order}):
+        issued = [position for position in order if periods[position].issued_on.year == year]
+        first = _take_numbers(year, len(issued))
+        sequences.update({position: first + offset for offset, position in enumerate(issued)})
+    buyers: dict[int, dict[str, str]] = {}
+    invoices = []
+    for position in order:
+        period, row = periods[position], rows[position]
+        if period.company.pk not in buyers:
+            buyers[period.company.pk] = _buyer_details(period.company)
+        invoice = _invoice_for(
+            row,
+            price=period.plan.price,
+            credit=_past_credit(periods, period),
+            issued_on=period.issued_on,
+            sequence=sequences[position],
+            buyer=buyers[period.company.pk],
+            created_at=row.created_at,
+        )
+        if period.paid_on is not None:
+            invoice.status, invoice.paid_at = InvoiceStatus.PAID, row.activated_at
+            invoice.confirmed_by = actor
+        elif row.status == SubscriptionStatus.CANCELLED:
+            invoice.status = InvoiceStatus.VOID
+        invoice.clean_fields(exclude=["company", "subscription", "confirmed_by"])
+        invoices.append(invoice)
+    return Invoice.objects.bulk_create(invoices, batch_size=JOB_BATCH)
+
+
+@transaction.atomic
+def subscriptions_record_history(
+    *, actor: Any, periods: Sequence[PastPeriod], today: date | None = None
+) -> list[Subscription]:
+    """Write a recorded past (operators only: the demo's generated history, an import from an
+    earlier billing system): each period with its invoice, left as the services and the timer
+    would have left them by `today` (paid, replaced by an upgrade, ended, expired after its
+    grace period, a renewal waiting for its payment or withdrawn unpaid). Invoices are numbered
+    without gaps per year of issue, in the order they were issued, from the year's locked
+    counter; each company gets one audit entry."""
+    _require_operator(actor)
+    today = today or timezone.localdate()
+    now = timezone.now()
+    _check_history(periods, today)
+    followers: dict[int, list[PastPeriod]] = {}
+    for period in periods:
+        if period.previous is not None and period.paid_on is not None:
+            followers.setdefault(period.previous, []).append(period)
+    outcomes = [
+        _past_outcome(periods, position, followers.get(position, []), today)
+        for position in range(len(periods))
+    ]
+    rows = _past_subscriptions(periods, outcomes, now=now)
+    _past_invoices(periods, rows, actor=actor)
+    counts = Counter(period.company.pk for period in periods)
+    for company in {period.company.pk: period.company for period in periods}.values():
+        audit_record(
+            actor=actor,
+            action="subscription.history_record",
+            target=company,
+            changes={"periods": [None, counts[company.pk]]},
+        )
+    return rows

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tradepost.web.views import membership as views
+from tradepost.web.views import membership_analytics
 
 app_name = "membership"
 
@@ -12,6 +13,16 @@ urlpatterns = [
     path("dashboard/membership/billing/", views.billing, name="billing"),
     path("dashboard/membership/invoices/<int:invoice_id>/", views.invoice, name="invoice"),
     path("dashboard/operator/payments/", views.payments, name="payments"),
+    path(
+        "dashboard/operator/membership/",
+        membership_analytics.analytics_page,
+        name="analytics",
+    ),
+    path(
+        "dashboard/operator/membership/<slug:table>.csv",
+        membership_analytics.analytics_csv,
+        name="analytics_csv",
+    ),
     path(
         "dashboard/operator/payments/<int:invoice_id>/confirm/",
         views.payment_confirm,

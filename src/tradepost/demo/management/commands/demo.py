@@ -82,6 +82,13 @@ class Command(BaseCommand):
                 "conversations": result.conversations,
             }
         )
+        self.stdout.write(
+            _(
+                "Membership history: %(periods)d subscription periods over the last three "
+                "years (the operator's membership analytics)."
+            )
+            % {"periods": result.membership_periods}
+        )
         self._print_logins(result.logins)
 
     def _progress(self, message: str) -> None:

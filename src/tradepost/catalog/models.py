@@ -100,6 +100,7 @@ class ProductStatus(models.TextChoices):
     DRAFT = "draft", _("Draft")
     PUBLISHED = "published", _("Published")
     HIDDEN = "hidden", _("Hidden by moderation")
+    HELD = "held", _("Held for review")
     DELETED = "deleted", _("Deleted")
 
 

@@ -69,3 +69,20 @@ def reference_data(transactional_db):
     load_reference_data()
     seed_rates(ExchangeRate)
     forget_rates()
+
+
+@pytest.fixture
+def open_page(browser):
+    """Opens a page of the given size (and browser locale) in its own context, with its own
+    cookies; every context is closed after the test."""
+    contexts = []
+
+    def open_page(viewport, locale="en-US"):
+        context = browser.new_context(locale=locale, viewport=viewport)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.factories.accounts import PASSWORD
+from tests.e2e.people import log_in
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_company, make_trader
 from tests.factories.sourcing import make_quotation, make_request
@@ -22,6 +22,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialize
 LANGUAGES = ("en", "zh-hans", "zh-hant")
 WIDE = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
+# A Dutch browser: dates and numbers follow the interface language, not the browser.
+DUTCH = "nl-NL"
 
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 HEADER_HEIGHT = "() => document.querySelector('.site-header').getBoundingClientRect().height"
@@ -38,31 +40,6 @@ PLACEHOLDER_ROOM = """() => {
   const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   return [context.measureText(input.placeholder).width, room];
 }"""
-
-
-@pytest.fixture
-def open_page(browser):
-    """A page of the given size in its own context (own cookies)."""
-    contexts = []
-
-    def open_page(viewport):
-        context = browser.new_context(locale="nl-NL", viewport=viewport)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_page
-    for context in contexts:
-        context.close()
-
-
-def _log_in(page, base, user):
-    page.goto(f"{base}/en/accounts/login/")
-    page.fill("#id_username", user.email)
-    page.fill("#id_password", PASSWORD)
-    page.click("main form.stacked button[type=submit]")
-    page.wait_for_load_state()
-    assert "/accounts/login/" not in page.url, page.inner_text("main")
 
 
 @pytest.fixture
@@ -120,9 +97,9 @@ def test_header_is_one_row_at_1366_and_nothing_overflows(live_server, open_page,
     }
     for viewport in (WIDE, PHONE):
         for who, paths in pages.items():
-            page = open_page(viewport)
+            page = open_page(viewport, locale=DUTCH)
             if who:
-                _log_in(page, base, market[who])
+                log_in(page, base, market[who])
             for language in LANGUAGES:
                 for path in paths:
                     page.goto(f"{base}/{language}{path}")
@@ -139,7 +116,7 @@ def test_header_is_one_row_at_1366_and_nothing_overflows(live_server, open_page,
 
 def test_long_category_names_wrap_inside_their_tiles(live_server, open_page, market):
     for viewport in (WIDE, PHONE):
-        page = open_page(viewport)
+        page = open_page(viewport, locale=DUTCH)
         page.goto(f"{live_server.url}/en/")
         spills = page.evaluate(
             """() => [...document.querySelectorAll('.category-tiles a')]
@@ -156,8 +133,8 @@ def test_long_category_names_wrap_inside_their_tiles(live_server, open_page, mar
 
 
 def test_compare_actions_stay_readable_in_traditional_chinese(live_server, open_page, market):
-    page = open_page(WIDE)
-    _log_in(page, live_server.url, market["buyer"])
+    page = open_page(WIDE, locale=DUTCH)
+    log_in(page, live_server.url, market["buyer"])
     page.goto(f"{live_server.url}/zh-hant/requests/{market['request'].pk}/compare/")
     cell = page.locator("table.compare-table td.actions").first
     assert cell.bounding_box()["width"] >= 150
@@ -168,7 +145,7 @@ def test_compare_actions_stay_readable_in_traditional_chinese(live_server, open_
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_first_search_result_is_on_the_first_phone_screen(live_server, open_page, market, language):
-    page = open_page(PHONE)
+    page = open_page(PHONE, locale=DUTCH)
     page.goto(f"{live_server.url}/{language}/search/?q=flask&country=CN")
     first = page.locator("ol.search-hits > li").first
     top = first.evaluate("e => e.getBoundingClientRect().top + window.scrollY")
@@ -181,6 +158,6 @@ def test_first_search_result_is_on_the_first_phone_screen(live_server, open_page
     summary.click()
     assert page.locator(".facet-country").is_visible()
 
-    wide = open_page(WIDE)
+    wide = open_page(WIDE, locale=DUTCH)
     wide.goto(f"{live_server.url}/{language}/search/?q=flask")
     assert wide.locator(".facet-country").is_visible()  # beside the results, shown

@@ -61,22 +61,6 @@ ADD_SELECT = """() => {
 
 
 @pytest.fixture
-def open_page(browser):
-    """A page of the given size in its own context (own cookies)."""
-    contexts = []
-
-    def open_page(viewport):
-        context = browser.new_context(locale="en-US", viewport=viewport)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_page
-    for context in contexts:
-        context.close()
-
-
-@pytest.fixture
 def five_quotes(reference_data):
     """A buyer's request with five quotations in three currencies, volume prices on one."""
     quotes = [

@@ -32,8 +32,7 @@ pytestmark = [
 #: (set, subset, measure) -> the number reached where it is still below the goal: the test
 #: holds it until the goal (relevance_bench.GOALS) is reached.
 REACHED_BELOW_GOAL: dict[tuple[str, str, str], float] = {
-    ("zh", "all", "mrr10"): 0.84,
-    ("zh", "no_shared_word", "mrr10"): 0.29,
+    ("zh", "no_shared_word", "mrr10"): 0.33,
 }
 
 

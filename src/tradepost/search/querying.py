@@ -42,6 +42,11 @@ FUZZY_WEIGHT = 0.5
 RARE_DOC_FREQ = 1
 #: At most this many words of one query are matched by similar spelling.
 MAX_FUZZY_WORDS = 2
+#: Weight of a Latin word of three letters or more in a query that also holds Chinese: in a
+#: Chinese shopper's query such a word is nearly always a brand or a model number (xpac充电头,
+#: heynaofficial线上商店), the most specific thing typed, while each Chinese word is shared
+#: by many listings.
+LATIN_IN_CHINESE_WEIGHT = 2.0
 #: Score added, per unit of the query, to a document that matches every unit.
 ALL_UNITS_BONUS = 3.0
 #: Weight of the query's Chinese characters matched anywhere in the title (what a title
@@ -253,10 +258,12 @@ def unit_clauses(
 ) -> list[tuple[str, Query]]:
     """(unit, clause) for each unit of the query (`query_units`): the unit as typed, its
     translations and its spelling variants, as alternatives (the best way counts most).
+    In a query mixing Chinese and Latin words, a Latin word weighs LATIN_IN_CHINESE_WEIGHT.
     A unit with no way left to match (every field boilerplate) is left out."""
     translations = expansion.translations if expansion is not None else {}
     fuzzy = fuzzy or {}
     units = []
+    mixed = any(is_cjk_token(token) for token in tokens)
     for token in query_units(tokens):
         options = []
         direct = token_clause(token, word_fields, gram_fields, too_common=too_common)
@@ -268,13 +275,12 @@ def unit_clauses(
                 options.append(clause)
         if token in fuzzy:
             options.append(fuzzy_clause(fuzzy[token], word_fields))
-        if options:
-            units.append(
-                (
-                    token,
-                    options[0] if len(options) == 1 else Query.disjunction_max_query(options, 0.1),
-                )
-            )
+        if not options:
+            continue
+        clause = options[0] if len(options) == 1 else Query.disjunction_max_query(options, 0.1)
+        if mixed and len(token) >= 3 and not is_cjk_token(token):
+            clause = boosted(clause, LATIN_IN_CHINESE_WEIGHT)
+        units.append((token, clause))
     return units
 
 

@@ -10,8 +10,8 @@ PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 PORT ?= 8000
 export PORT
 
-.PHONY: run test lint install install-dev test-tools translations format migrations lock audit \
-	screenshots
+.PHONY: run test lint install install-dev system-libs test-tools translations format migrations \
+	lock audit screenshots
 
 # What the site needs (requirements.lock); the development tools (tests, lint, benchmarks) are
 # in requirements-dev.lock, which holds the same versions of the site's packages.
@@ -32,7 +32,12 @@ install-dev: $(DEV_STAMP)
 translations: install
 	@$(TP) compiletranslations -v0
 
-run: install translations
+# Debian's Pango and Noto CJK fonts (WeasyPrint's invoice PDFs); installed when missing (needs
+# root or sudo).
+system-libs:
+	@bash scripts/install-system-libs.sh
+
+run: system-libs install translations
 	@$(TP) migrate --noinput -v0
 	@$(TP) collectstatic --noinput -v0
 	@$(TP) demo --if-empty
@@ -43,7 +48,7 @@ run: install translations
 test-tools:
 	@bash scripts/install-test-tools.sh
 
-test: install-dev translations test-tools
+test: install-dev translations system-libs test-tools
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: install-dev

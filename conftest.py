@@ -31,6 +31,17 @@ def _isolated_search_index(settings, tmp_path):
 
 
 @pytest.fixture(autouse=True)
+def _no_cached_showcase():
+    """No list of showcased products cached by an earlier test (its rows are rolled back,
+    their ids used again)."""
+    from tradepost.catalog.showcase_selectors import forget_showcase_cache
+
+    forget_showcase_cache()
+    yield
+    forget_showcase_cache()
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """Each test starts in English, whatever language an earlier test activated."""
     from django.utils import translation

@@ -10,6 +10,8 @@ checks below say it directly, for every response whatever the schema declares.
 from __future__ import annotations
 
 import json
+import re
+import uuid
 from typing import Any
 
 import schemathesis
@@ -53,3 +55,21 @@ def problem_json_errors(ctx: Any, response: Any, case: Any) -> bool | None:
             f"the response is {response.status_code}"
         )
     return True
+
+
+#: A key the API takes (tradepost.api.idempotency.VALID_KEY).
+VALID_IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+
+
+@schemathesis.hook
+def before_call(ctx: Any, case: Any, **kwargs: Any) -> None:
+    """Each valid Idempotency-Key the fuzzer drew becomes a fresh UUID. Drawn keys repeat
+    ("0", "A"...): the API would then rightly answer the second write with the first one's
+    answer, or 422 for a key sent with another request, and the fuzzer would mostly see
+    those. Invalid keys are kept: the API must refuse them (400)."""
+    headers = case.headers or {}
+    for name in list(headers):
+        if name.lower() == "idempotency-key":
+            value = headers[name]
+            if isinstance(value, str) and VALID_IDEMPOTENCY_KEY.fullmatch(value):
+                headers[name] = str(uuid.uuid4())

@@ -6,8 +6,11 @@ from __future__ import annotations
 from tradepost.accounts import errors as accounts
 from tradepost.catalog import errors as catalog
 from tradepost.companies import errors as companies
+from tradepost.imports import errors as imports
 from tradepost.membership import errors as membership
 from tradepost.messaging import errors as messaging
+from tradepost.reviews import errors as reviews
+from tradepost.screening import errors as screening
 from tradepost.sourcing import errors as sourcing
 from tradepost.trust import errors as trust
 
@@ -16,6 +19,7 @@ from tradepost.trust import errors as trust
 APP_ERRORS = {
     "accounts": {accounts.AccountError},
     "catalog": {catalog.ProductError, catalog.ProductNotFound},
+    "imports": {imports.ImportJobError, imports.ImportNotFound},
     "companies": {
         companies.CompanyError,
         companies.CompanyNotFound,
@@ -30,16 +34,21 @@ APP_ERRORS = {
         sourcing.AttachmentNotFound,
     },
     "trust": {trust.TrustError, trust.VerificationNotFound, trust.ReportNotFound},
+    "reviews": {reviews.ReviewError, reviews.ReviewNotFound},
+    "screening": {screening.ScreeningError, screening.BannedTermNotFound},
 }
 #: Each app's error class and the codes it is raised with.
 APP_CODES = {
     "accounts": (accounts.AccountError, accounts.AccountErrorCode),
     "catalog": (catalog.ProductError, catalog.ProductErrorCode),
+    "imports": (imports.ImportJobError, imports.ImportErrorCode),
     "companies": (companies.CompanyError, companies.CompanyErrorCode),
     "messaging": (messaging.MessagingError, messaging.MessagingErrorCode),
     "membership": (membership.MembershipError, membership.MembershipErrorCode),
     "sourcing": (sourcing.SourcingError, sourcing.SourcingErrorCode),
     "trust": (trust.TrustError, trust.TrustErrorCode),
+    "reviews": (reviews.ReviewError, reviews.ReviewErrorCode),
+    "screening": (screening.ScreeningError, screening.ScreeningErrorCode),
 }
 #: The not-found classes, each with what it is raised with.
 NOT_FOUND = {
@@ -50,6 +59,9 @@ NOT_FOUND = {
     membership.PlanNotFound: (),
     membership.InvoiceNotFound: (),
     trust.ReportNotFound: (),
+    reviews.ReviewNotFound: (),
+    imports.ImportNotFound: (),
+    screening.BannedTermNotFound: (),
     companies.CompanyNotFound: (companies.CompanyErrorCode.MEMBER_NOT_FOUND, "No such member."),
     messaging.ConversationNotFound: (
         messaging.MessagingErrorCode.NOT_FOUND,

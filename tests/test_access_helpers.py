@@ -21,15 +21,22 @@ from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
 from tests.factories.images import image_upload
+from tests.factories.imports import upload_catalogue
+from tests.factories.reviews import make_review
+from tests.factories.screening import ban, held_product
 from tests.factories.sourcing import make_quotation, make_request
 from tests.factories.trust import report, submit_verification
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductNotFound
 from tradepost.companies.errors import CompanyNotFound
+from tradepost.imports.errors import ImportNotFound
 from tradepost.membership import services as membership_services
 from tradepost.membership.errors import InvoiceNotFound
 from tradepost.messaging import services as messaging_services
 from tradepost.messaging.errors import ConversationNotFound
+from tradepost.reviews.errors import ReviewNotFound
+from tradepost.reviews.services import review_hide
+from tradepost.screening.errors import BannedTermNotFound
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.trust.errors import ReportNotFound, VerificationNotFound
@@ -79,6 +86,11 @@ NOT_FOUND = {
     "access_verification_document": VerificationNotFound,
     "access_message": ConversationNotFound,
     "access_report": ReportNotFound,
+    "access_review": ReviewNotFound,
+    "access_review_for_reply": ReviewNotFound,
+    "access_banned_term": BannedTermNotFound,
+    "access_held_product": ProductNotFound,
+    "access_import": ImportNotFound,
 }
 
 
@@ -140,6 +152,15 @@ def world():
     verification = submit_verification(owner_b)
     message = conversation.messages.get()
     reported = report(owner_a, "product", product)
+    # A review of company B by company A, hidden by an operator: only the two companies
+    # (and operators) read it now; only B's members reply to it.
+    operator = make_operator()
+    review = make_review(buyer=owner_a, supplier=owner_b)
+    review = review_hide(actor=operator, review=review, reason="Off topic.").review
+    # Banned terms, and the listings they hold for review, are the operators' (ADR 0023).
+    banned = ban("tusk", actor=operator)
+    held = held_product(owner_b, company_b)
+    catalogue_import = upload_catalogue(owner_b, company_b)
     return {
         "stranger": stranger,
         # name: (who may see it, its id arguments, the object)
@@ -171,7 +192,12 @@ def world():
         ),
         "access_message": (owner_b, {"message_id": message.pk}, message),
         # Reports are read by operators only: any other user is refused like a stranger.
-        "access_report": (make_operator(), {"report_id": reported.pk}, reported),
+        "access_report": (operator, {"report_id": reported.pk}, reported),
+        "access_review": (owner_a, {"review_id": review.pk}, review),
+        "access_review_for_reply": (owner_b, {"review_id": review.pk}, review),
+        "access_banned_term": (operator, {"banned_term_id": banned.pk}, banned),
+        "access_held_product": (operator, {"product_id": held.pk}, held),
+        "access_import": (owner_b, {"import_id": catalogue_import.pk}, catalogue_import),
     }
 
 

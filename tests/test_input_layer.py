@@ -11,14 +11,23 @@ import pytest
 
 from tests.factories.sourcing import request_fields
 from tradepost.api.accounts import CompanyPatch
-from tradepost.api.products import ProductCreate, ProductWrite
+from tradepost.api.products import ProductCreate, ProductPublish, ProductWrite
 from tradepost.api.reports import ReportIn
+from tradepost.api.reviews import ReplyIn, ReviewIn
+from tradepost.api.screening import BannedTermIn, BannedTermPatch
+from tradepost.api.showcase import ShowcaseIn
 from tradepost.api.sourcing import QuotationWrite, RequestWrite
 from tradepost.catalog import services as catalog_services
-from tradepost.catalog.forms import ProductForm
+from tradepost.catalog.forms import ProductForm, ProductPublishForm, ShowcaseForm
+from tradepost.catalog.showcase_services import SHOWCASE_FIELDS
 from tradepost.companies import services as companies_services
 from tradepost.companies.forms import CompanyCreateForm, CompanyProfileForm
 from tradepost.companies.validation import PROFILE_FIELDS, CompanyFields
+from tradepost.reviews import services as reviews_services
+from tradepost.reviews.forms import ReplyForm as ReviewReplyForm
+from tradepost.reviews.forms import ReviewForm
+from tradepost.screening import services as screening_services
+from tradepost.screening.forms import BannedTermForm
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.errors import SourcingError
 from tradepost.sourcing.forms import BuyingRequestForm, PriceTierForm, QuotationForm
@@ -28,11 +37,22 @@ from tradepost.trust.forms import ReportForm
 #: (use case, the fields the service takes, the web form, the API body)
 USE_CASES = [
     ("product", catalog_services.PRODUCT_FIELDS, ProductForm, ProductWrite),
+    ("publish", catalog_services.PUBLISH_FIELDS, ProductPublishForm, ProductPublish),
     ("request", sourcing_services.REQUEST_FIELDS, BuyingRequestForm, RequestWrite),
     # The quotation form's price tiers are rows of their own form (PriceTierForm).
     ("quotation", sourcing_services.QUOTATION_FIELDS, QuotationForm, QuotationWrite),
     ("company profile", frozenset(PROFILE_FIELDS), CompanyProfileForm, CompanyPatch),
     ("report", trust_services.REPORT_FIELDS, ReportForm, ReportIn),
+    ("banned term", screening_services.BANNED_TERM_FIELDS, BannedTermForm, BannedTermIn),
+    (
+        "banned term change",
+        screening_services.BANNED_TERM_FIELDS,
+        BannedTermForm,
+        BannedTermPatch,
+    ),
+    ("showcase", SHOWCASE_FIELDS, ShowcaseForm, ShowcaseIn),
+    ("review", reviews_services.REVIEW_FIELDS, ReviewForm, ReviewIn),
+    ("review reply", reviews_services.REPLY_FIELDS, ReviewReplyForm, ReplyIn),
 ]
 
 
@@ -72,6 +92,10 @@ def test_price_tier_rows_carry_what_a_tier_is():
         (companies_services.company_create, CompanyFields),
         (companies_services.company_update, CompanyFields),
         (trust_services.report_submit, trust_services.ReportFields),
+        (screening_services.banned_term_create, screening_services.BannedTermFields),
+        (screening_services.banned_term_update, screening_services.BannedTermFields),
+        (reviews_services.review_create, reviews_services.ReviewFields),
+        (reviews_services.review_reply, reviews_services.ReplyFields),
     ],
     ids=lambda value: getattr(value, "__name__", ""),
 )
@@ -94,3 +118,22 @@ def test_a_field_the_service_does_not_take_is_refused_by_name(cast):
             colour="red",  # type: ignore[typeddict-unknown-key]
         )
     assert "colour" in refused.value.message_dict
+
+
+def test_a_catalogue_upload_sends_the_fields_the_service_takes():
+    """The upload is multipart (files), so its API body is the operation's form, read from
+    the schema; the service takes the same names as keyword-only arguments."""
+    from tradepost.api.urls import api
+    from tradepost.imports.forms import UploadForm
+    from tradepost.imports.services import UPLOAD_FIELDS, import_upload
+
+    schema = api.get_openapi_schema()
+    body = schema["paths"]["/api/v1/me/imports"]["post"]["requestBody"]["content"]
+    form = body["multipart/form-data"]["schema"]
+    if "$ref" in form:
+        form = schema["components"]["schemas"][form["$ref"].rsplit("/", 1)[-1]]
+    assert set(UploadForm.base_fields) == UPLOAD_FIELDS, "the web form and the service disagree"
+    assert set(form["properties"]) == UPLOAD_FIELDS, "the API body and the service disagree"
+    parameters = inspect.signature(import_upload).parameters
+    assert set(parameters) >= UPLOAD_FIELDS
+    assert all(parameters[name].kind is inspect.Parameter.KEYWORD_ONLY for name in UPLOAD_FIELDS)

@@ -22,7 +22,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from django.utils import timezone
 
-from tests.badinput.payloads import PDF, FieldValue, nested, png
+from tests.badinput.payloads import PDF, FieldValue, catalogue_csv, nested, pictures_zip, png
 from tests.badinput.world import World
 from tradepost.api.urls import api
 
@@ -72,6 +72,8 @@ class Operation:
     parameters: tuple[str, ...]
     content_type: str | None  # of its body; None when it takes none
     body_schema: dict[str, Any] | None
+    #: The body may be left out (publishing a product): an empty body is no bad body then.
+    body_optional: bool = False
 
     @property
     def id(self) -> str:
@@ -127,9 +129,13 @@ def write_operations() -> list[Operation]:
                 continue
             content = spec.get("requestBody", {}).get("content", {})
             content_type = next(iter(content), None)
-            body_schema = _resolve(content[content_type]["schema"]) if content_type else None
+            # An optional body's schema is `X | None`: its fields are X's.
+            body_schema = _options(content[content_type]["schema"])[0] if content_type else None
+            optional = content_type is not None and spec["requestBody"].get("required") is False
             parameters = tuple(p["name"] for p in spec.get("parameters", []) if p["in"] == "path")
-            operations.append(Operation(method, path, parameters, content_type, body_schema))
+            operations.append(
+                Operation(method, path, parameters, content_type, body_schema, optional)
+            )
     return operations
 
 
@@ -148,13 +154,28 @@ PATH_VALUES: dict[str, Callable[[World], Any]] = {
     "verification_id": lambda w: w.verification.pk,
     "invoice_id": lambda w: w.invoice.pk,
     "report_id": lambda w: w.report.pk,
+    "review_id": lambda w: w.review_received.pk,
+    "import_id": lambda w: w.import_job.pk,
+    "banned_term_id": lambda w: w.banned_term.pk,
 }
 #: Where a parameter means a different object: a supplier quotes on another company's
-#: request, and attaches files to its own quotation.
+#: request, and attaches files to its own quotation; the showcase names a showcased product.
 PATH_OVERRIDES: dict[str, dict[str, Callable[[World], Any]]] = {
     "/api/v1/requests/{request_id}/quotations": {"request_id": lambda w: w.their_request.pk},
     "/api/v1/requests/quotations/{quotation_id}/attachments": {
         "quotation_id": lambda w: w.quotation_sent.pk
+    },
+    # A review is written on an award the test user's company made.
+    "/api/v1/requests/quotations/{quotation_id}/review": {
+        "quotation_id": lambda w: w.award_to_review.pk
+    },
+    "/api/v1/me/showcase/{product_id}": {"product_id": lambda w: w.showcased_product.pk},
+    # An operator decides a listing held for review.
+    "/api/v1/operator/held-listings/{product_id}/approve": {
+        "product_id": lambda w: w.held_product.pk
+    },
+    "/api/v1/operator/held-listings/{product_id}/reject": {
+        "product_id": lambda w: w.held_product.pk
     },
 }
 
@@ -207,12 +228,21 @@ BODY_VALUES: dict[str, Callable[[World], Any]] = {
     "target": lambda w: "product",
     "target_id": lambda w: w.their_product.pk,
     "reason": lambda w: "counterfeit",  # a report's reason; free text elsewhere
+    "rating": lambda w: 4,  # a review's stars
+    "mode": lambda w: "valid",  # a catalogue import's
+    "encoding": lambda w: "utf-8",  # a catalogue file's
 }
 #: Body fields whose valid value differs from BODY_VALUES' on one operation: a moderation
-#: action (the membership's is "subscribe").
+#: action (the membership's is "subscribe"); the showcase's product (a Gold supplier's own).
 BODY_OVERRIDES: dict[str, dict[str, Callable[[World], Any]]] = {
     "/api/v1/operator/reports/{report_id}/decision": {"action": lambda w: "hide"},
     "/api/v1/operator/moderation": {"action": lambda w: "warn"},
+    # The showcase: a Gold supplier's own published product.
+    "/api/v1/me/showcase": {"product_id": lambda w: w.showcase_product.pk},
+    # A banned term's language: "any" or a listing language.
+    "/api/v1/operator/banned-terms": {"language": lambda w: "any"},
+    "/api/v1/operator/banned-terms/bulk": {"language": lambda w: "any"},
+    "/api/v1/operator/banned-terms/{banned_term_id}": {"language": lambda w: "en"},
 }
 #: Body fields left out of the valid body: another target than the one the test means.
 OMITTED = frozenset({"company_id"})
@@ -223,6 +253,8 @@ FILE_VALUES: dict[str, Callable[[], SimpleUploadedFile]] = {
     "image": lambda: SimpleUploadedFile("photo.png", png(), "image/png"),
     "file": lambda: SimpleUploadedFile("spec.pdf", PDF, "application/pdf"),
     "files": lambda: SimpleUploadedFile("spec.pdf", PDF, "application/pdf"),
+    "catalogue": lambda: SimpleUploadedFile("catalogue.csv", catalogue_csv(), "text/csv"),
+    "pictures": lambda: SimpleUploadedFile("pictures.zip", pictures_zip(), "application/zip"),
     **{
         kind: lambda: SimpleUploadedFile("licence.pdf", PDF, "application/pdf")
         for kind in ("business_licence", "export_licence", "certification", "other")
@@ -230,7 +262,7 @@ FILE_VALUES: dict[str, Callable[[], SimpleUploadedFile]] = {
 }
 #: Whose API token an operation is sent with, where it is not the test user's: operators
 #: decide verification requests, confirm transfers and moderate; a company with a request
-#: waiting withdraws it.
+#: waiting withdraws it; a Gold supplier chooses its showcase.
 SECRETS: dict[str, Callable[[World], str]] = {
     "/api/v1/operator/verification/{verification_id}/approve": lambda w: w.operator_secret,
     "/api/v1/operator/verification/{verification_id}/reject": lambda w: w.operator_secret,
@@ -238,6 +270,20 @@ SECRETS: dict[str, Callable[[World], str]] = {
     "/api/v1/operator/invoices/{invoice_id}/payment": lambda w: w.operator_secret,
     "/api/v1/operator/reports/{report_id}/decision": lambda w: w.operator_secret,
     "/api/v1/operator/moderation": lambda w: w.operator_secret,
+    "/api/v1/operator/reviews/{review_id}/hide": lambda w: w.operator_secret,
+    "/api/v1/operator/reviews/{review_id}/restore": lambda w: w.operator_secret,
+    "/api/v1/me/showcase": lambda w: w.showcaser_secret,
+    "/api/v1/me/showcase/{product_id}": lambda w: w.showcaser_secret,
+    **{
+        path: lambda w: w.operator_secret
+        for path in (
+            "/api/v1/operator/banned-terms",
+            "/api/v1/operator/banned-terms/bulk",
+            "/api/v1/operator/banned-terms/{banned_term_id}",
+            "/api/v1/operator/held-listings/{product_id}/approve",
+            "/api/v1/operator/held-listings/{product_id}/reject",
+        )
+    },
 }
 
 
@@ -270,7 +316,12 @@ def valid_body(operation: Operation, world: World) -> dict[str, Any]:
         data: dict[str, Any] = {}
         for name, schema in operation.body_schema.get("properties", {}).items():
             kind = kind_of(schema)
-            data[name] = FILE_VALUES[name]() if kind == "file" else "Thank you, see the file."
+            if kind == "file":
+                data[name] = FILE_VALUES[name]()
+            elif name in BODY_VALUES:
+                data[name] = BODY_VALUES[name](world)
+            else:
+                data[name] = "Thank you, see the file."
         return data
     body = _valid(operation.body_schema, world)
     for name, value in BODY_OVERRIDES.get(operation.path, {}).items():

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.test import Client, override_settings
 
-from tests.badinput.web_cases import NEWCOMER, OPERATOR, OWNER
+from tests.badinput.web_cases import NEWCOMER, OPERATOR, OWNER, SHOWCASER
 from tests.badinput.world import World, build_world
 from tradepost.search import index, selectors
 
@@ -59,9 +59,15 @@ def http() -> Client:
 
 @pytest.fixture(scope="package")
 def sessions(world: World) -> dict[str, str]:
-    """Session cookies of the test user and of the user without a company."""
+    """Session cookies of the test user, of the user without a company, of the operator and
+    of a Gold supplier's owner."""
     cookies = {}
-    people = ((OWNER, world.user), (NEWCOMER, world.newcomer), (OPERATOR, world.operator))
+    people = (
+        (OWNER, world.user),
+        (NEWCOMER, world.newcomer),
+        (OPERATOR, world.operator),
+        (SHOWCASER, world.showcaser),
+    )
     for actor, user in people:
         client = Client()
         client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")

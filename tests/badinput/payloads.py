@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import struct
+import zipfile
 import zlib
 from dataclasses import dataclass
 from enum import Enum
@@ -127,6 +128,8 @@ class Upload:
     content: bytes
     #: A pattern of the refusal, in English (every endpoint's wording may differ).
     says: str
+    #: ... where a catalogue sheet (CSV or XLSX) is expected instead of a picture or a PDF.
+    says_sheet: str = ""
 
 
 #: The limit the "oversized" upload is over: the tests lower the upload limits to it.
@@ -138,20 +141,51 @@ UPLOADS = [
         "photo.png",
         b"This is a plain text file, not a picture.\n" * 20,
         r"not a valid image|not a PDF|Only PDF",
+        r"must be the SKU",  # text is CSV: its first row names no SKU column
     ),
     Upload(
         "truncated-png",
         "photo.png",
         png(64, 64, noise=True)[:2000],
         r"not a valid image|not a PDF|Only PDF",
+        r"not a CSV or XLSX file",
     ),
-    Upload("bomb-png", "bomb.png", png_declaring(30_000, 30_000), r"pixels"),
-    Upload("too-many-pixels-png", "big.png", png_declaring(6_000, 6_000), r"pixels"),
-    Upload("zero-bytes", "empty.png", b"", r"empty"),
+    Upload(
+        "bomb-png",
+        "bomb.png",
+        png_declaring(30_000, 30_000),
+        r"pixels",
+        r"not a CSV or XLSX file",
+    ),
+    Upload(
+        "too-many-pixels-png",
+        "big.png",
+        png_declaring(6_000, 6_000),
+        r"pixels",
+        r"not a CSV or XLSX file",
+    ),
+    Upload("zero-bytes", "empty.png", b"", r"empty", r"empty"),
     Upload(
         "oversized",
         "huge.png",
         png(16, 16) + b"\0" * (SMALL_LIMIT + 1),
         r"too large|larger than",
+        r"larger than",
     ),
 ]
+
+
+def catalogue_csv() -> bytes:
+    """A valid catalogue of one product (the import's upload)."""
+    return (
+        b"SKU,Title,Category,Minimum order quantity,Unit\n"
+        b"VF-BAD-INPUT-NEW,Vacuum flask 750 ml,home-garden-vacuum-flasks,100,pieces\n"
+    )
+
+
+def pictures_zip() -> bytes:
+    """A ZIP of one picture (the import's pictures)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("flask.png", png())
+    return buffer.getvalue()

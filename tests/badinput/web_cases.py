@@ -29,7 +29,7 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone, translation
 
-from tests.badinput.payloads import PDF, png
+from tests.badinput.payloads import PDF, catalogue_csv, png
 from tests.badinput.world import World
 from tests.factories.accounts import PASSWORD
 from tradepost.accounts.forms import (
@@ -39,16 +39,26 @@ from tradepost.accounts.forms import (
     SignupForm,
     TokenCreateForm,
 )
-from tradepost.catalog.forms import ProductForm, ProductImageForm, ProductTranslationForm
+from tradepost.catalog.forms import (
+    ProductForm,
+    ProductImageForm,
+    ProductPublishForm,
+    ProductTranslationForm,
+    ShowcaseForm,
+)
 from tradepost.companies.forms import (
     CompanyCreateForm,
     CompanyProfileForm,
     InviteForm,
     LogoForm,
 )
+from tradepost.imports.forms import ConfirmForm, RecheckForm, UploadForm
 from tradepost.membership.forms import BillingForm
 from tradepost.messaging.forms import InquiryForm, ReplyForm
 from tradepost.money.forms import DisplayCurrencyForm
+from tradepost.reviews.forms import HideForm, ReviewForm
+from tradepost.reviews.forms import ReplyForm as ReviewReplyForm
+from tradepost.screening.forms import BannedTermBulkForm, BannedTermForm, HeldRejectForm
 from tradepost.sourcing.forms import AttachmentForm, BuyingRequestForm, DeclineForm, QuotationForm
 from tradepost.trust.forms import (
     ApproveForm,
@@ -93,6 +103,8 @@ def post_views() -> set[str]:
 # --- the pages and their valid submissions ----------------------------------------------------
 
 OWNER, NEWCOMER, VISITOR, OPERATOR = "owner", "newcomer", "visitor", "operator"
+#: The owner of a Gold supplier: the showcase's pages need a plan with slots.
+SHOWCASER = "showcaser"
 NUMBER_FIELDS = frozenset(
     {"quantity", "target_unit_price", "unit_price", "moq", "lead_time_days", "sample_cost"}
 )
@@ -245,6 +257,10 @@ def _pdf_upload() -> SimpleUploadedFile:
     return SimpleUploadedFile("spec.pdf", PDF, "application/pdf")
 
 
+def _catalogue_upload() -> SimpleUploadedFile:
+    return SimpleUploadedFile("catalogue.csv", catalogue_csv(), "text/csv")
+
+
 UPLOAD = frozenset({"upload"})
 
 WEB_WRITES = [
@@ -327,7 +343,7 @@ WEB_WRITES = [
     # products
     Page("products:create", _product, form=ProductForm),
     Page("products:update", _product, kwargs=lambda w: {"pk": w.product.pk}, form=ProductForm),
-    Page("products:publish", kwargs=lambda w: {"pk": w.product.pk}),
+    Page("products:publish", kwargs=lambda w: {"pk": w.product.pk}, form=ProductPublishForm),
     Page("products:unpublish", kwargs=lambda w: {"pk": w.product.pk}),
     Page("products:delete", kwargs=lambda w: {"pk": w.product.pk}),
     Page(
@@ -354,6 +370,37 @@ WEB_WRITES = [
         "products:translation_remove",
         kwargs=lambda w: {"pk": w.product.pk, "language": "zh-hans"},
     ),
+    Page(
+        "products:showcase_add",
+        lambda w: {"product_id": str(w.showcase_product.pk)},
+        form=ShowcaseForm,
+        actor=SHOWCASER,
+    ),
+    Page(
+        "products:showcase_remove",
+        kwargs=lambda w: {"pk": w.showcased_product.pk},
+        actor=SHOWCASER,
+    ),
+    # the catalogue import
+    Page(
+        "imports:list",
+        lambda w: {"catalogue": _catalogue_upload(), "encoding": "", "mode": "valid"},
+        form=UploadForm,
+        tags=UPLOAD,
+    ),
+    Page(
+        "imports:confirm",
+        lambda w: {"mode": "valid"},
+        kwargs=lambda w: {"pk": w.import_job.pk},
+        form=ConfirmForm,
+    ),
+    Page(
+        "imports:recheck",
+        lambda w: {"encoding": "utf-8"},
+        kwargs=lambda w: {"pk": w.import_job.pk},
+        form=RecheckForm,
+    ),
+    Page("imports:cancel", kwargs=lambda w: {"pk": w.import_job.pk}),
     # sourcing
     Page("sourcing:create", _request, form=BuyingRequestForm),
     Page(
@@ -467,6 +514,74 @@ WEB_WRITES = [
             "message": "The photos show another product.",
         },
         form=ModerationForm,
+        actor=OPERATOR,
+    ),
+    # reviews
+    Page(
+        "reviews:create",
+        lambda w: {"rating": "4", "text": "Good lids, one carton arrived dented."},
+        kwargs=lambda w: {"quotation_id": w.award_to_review.pk},
+        form=ReviewForm,
+    ),
+    Page(
+        "reviews:reply",
+        lambda w: {"reply": "Thank you: the next order ships on time."},
+        kwargs=lambda w: {"review_id": w.review_received.pk},
+        form=ReviewReplyForm,
+    ),
+    Page(
+        "reviews:hide",
+        lambda w: {"reason": "Insults the supplier's staff."},
+        kwargs=lambda w: {"review_id": w.review_received.pk},
+        form=HideForm,
+        actor=OPERATOR,
+    ),
+    Page("reviews:restore", kwargs=lambda w: {"review_id": w.review_received.pk}, actor=OPERATOR),
+    # banned terms and the listings they hold (operators)
+    Page(
+        "screening:terms",
+        lambda w: {"term": "gun", "language": "any", "note": "Weapons", "active": "on"},
+        form=BannedTermForm,
+        actor=OPERATOR,
+    ),
+    Page(
+        "screening:terms_bulk",
+        lambda w: {"terms": "gun\n象牙\nknife", "language": "any", "note": "Weapons"},
+        form=BannedTermBulkForm,
+        actor=OPERATOR,
+    ),
+    Page(
+        "screening:term_update",
+        lambda w: {"term": "ivory tusk", "language": "en", "note": "CITES", "active": "on"},
+        kwargs=lambda w: {"banned_term_id": w.banned_term.pk},
+        form=BannedTermForm,
+        actor=OPERATOR,
+    ),
+    Page(
+        "screening:term_deactivate",
+        kwargs=lambda w: {"banned_term_id": w.banned_term.pk},
+        actor=OPERATOR,
+    ),
+    Page(
+        "screening:term_activate",
+        kwargs=lambda w: {"banned_term_id": w.banned_term.pk},
+        actor=OPERATOR,
+    ),
+    Page(
+        "screening:term_delete",
+        kwargs=lambda w: {"banned_term_id": w.banned_term.pk},
+        actor=OPERATOR,
+    ),
+    Page(
+        "screening:held_approve",
+        kwargs=lambda w: {"product_id": w.held_product.pk},
+        actor=OPERATOR,
+    ),
+    Page(
+        "screening:held_reject",
+        lambda w: {"reason": "Ivory may not be sold."},
+        kwargs=lambda w: {"product_id": w.held_product.pk},
+        form=HeldRejectForm,
         actor=OPERATOR,
     ),
     # membership

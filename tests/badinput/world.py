@@ -18,28 +18,43 @@ from django.db import connection
 
 from tests.badinput.payloads import PDF, png
 from tests.factories.accounts import make_operator, make_user
-from tests.factories.catalog import leaf_category, make_product
+from tests.factories.catalog import leaf_category, make_product, showcase
 from tests.factories.companies import add_member, make_company, make_trader
+from tests.factories.imports import BASE_ROW, upload_catalogue
 from tests.factories.membership import gold, subscribe
+from tests.factories.screening import held_product
 from tests.factories.sourcing import make_quotation, make_request
 from tests.factories.trust import report, submit_verification
 from tradepost.accounts.models import ApiToken, ThrottleHit, User
 from tradepost.accounts.tokens import token_create
+from tradepost.api.models import IdempotencyKey
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.models import Category, HSCode, Product, ProductImage, ProductStatus
 from tradepost.companies import services as company_services
 from tradepost.companies.models import Company, Invitation, Membership
+from tradepost.imports.models import ImportJob
 from tradepost.membership.models import Invoice
 from tradepost.messaging import services as messaging_services
 from tradepost.messaging.models import Conversation, ConversationRead
 from tradepost.money.models import ExchangeRate
+from tradepost.reviews import services as review_services
+from tradepost.reviews.models import Review
+from tradepost.screening.models import BannedTerm
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
 from tradepost.trust.models import Report, VerificationRequest
 
-#: Tables a refused request may still write to: rate-limit counters and "read up to" marks
-#: (opening a conversation page marks it read), and reference data nobody writes.
-UNTRACKED_MODELS = (ThrottleHit, ConversationRead, Category, HSCode, ExchangeRate)
+#: Tables a refused request may still write to: rate-limit counters, the answers kept for an
+#: Idempotency-Key (a refusal is kept too), "read up to" marks (opening a conversation page
+#: marks it read), and reference data nobody writes.
+UNTRACKED_MODELS = (
+    ThrottleHit,
+    IdempotencyKey,
+    ConversationRead,
+    Category,
+    HSCode,
+    ExchangeRate,
+)
 #: Columns every authenticated request may touch.
 UNTRACKED_FIELDS = frozenset({"last_used_at", "last_login"})
 
@@ -71,6 +86,15 @@ class World:
     invoice: Invoice  # the supplier's Gold invoice, its transfer not confirmed yet
     gold_plan_id: int
     report: Report  # the newcomer's report of their product, waiting for an operator
+    award_to_review: Quotation  # awarded by the test user's company, not reviewed yet
+    review_received: Review  # another buyer's review of the test user's company
+    showcaser: User  # the owner of a Gold supplier (showcase slots)
+    showcaser_secret: str  # an API token of that owner
+    showcase_product: Product  # that supplier's, published, not in its showcase
+    showcased_product: Product  # that supplier's, published, in its showcase
+    banned_term: BannedTerm  # "ivory", on the operators' list
+    held_product: Product  # the test user's, held for review because of it
+    import_job: ImportJob  # a catalogue the test user uploaded, checked, not imported yet
     stored: dict[str, list[tuple[Any, ...]]]  # what the database holds, as built
 
 
@@ -115,6 +139,29 @@ def build_world() -> World:
     _supplier_token, verifying_secret = token_create(user=supplier, name="bad input")
     invoice = subscribe(supplier_company, gold(), actor=supplier, paid=False).invoice
     reported = report(newcomer, "product", their_product, reason="counterfeit")
+    # Reviews: the test user's company awarded a supplier it has not reviewed yet, and was
+    # reviewed itself by a buyer that awarded it.
+    award_to_review = sourcing_services.quotation_award(
+        actor=user,
+        quotation=make_quotation(make_request(actor=user, title="Flask lids"), actor=supplier),
+    )
+    reviewing_buyer, _reviewing_company = make_trader(country="DE")
+    won = sourcing_services.quotation_award(
+        actor=reviewing_buyer,
+        quotation=make_quotation(make_request(actor=reviewing_buyer), actor=user),
+    )
+    review_received = review_services.review_create(
+        actor=reviewing_buyer, quotation=won, rating=4, text="Good flasks, shipped late."
+    )
+    showcaser, showcaser_company = make_trader(legal_name="Gold Flask Works")
+    subscribe(showcaser_company, gold(), actor=showcaser)
+    showcase_product = make_product(company=showcaser_company, title="Gold vacuum flask")
+    showcased_product = make_product(company=showcaser_company, title="Gold travel mug")
+    showcase(showcased_product, actor=showcaser)
+    _showcaser_token, showcaser_secret = token_create(user=showcaser, name="bad input")
+    # Banned terms: "ivory" on the list, and a listing of the test user's held for it.
+    held = held_product(user, company, title="Carved ivory flask")
+    banned_term = BannedTerm.objects.get(normalized="ivory")
     return World(
         user=user,
         company=company,
@@ -141,6 +188,15 @@ def build_world() -> World:
         invoice=invoice,
         gold_plan_id=gold().pk,
         report=reported,
+        award_to_review=award_to_review,
+        review_received=review_received,
+        showcaser=showcaser,
+        showcaser_secret=showcaser_secret,
+        showcase_product=showcase_product,
+        showcased_product=showcased_product,
+        banned_term=banned_term,
+        held_product=held,
+        import_job=upload_catalogue(user, company, [{**BASE_ROW, "sku": "VF-BAD-INPUT"}]),
         stored=stored_state(),
     )
 

@@ -19,7 +19,9 @@ from tradepost.catalog.models import (
     ProductImage,
     ProductStatus,
     ProductTranslation,
+    Showcase,
 )
+from tradepost.catalog.showcase_services import showcase_add
 from tradepost.core.images import process_image
 
 
@@ -170,3 +172,9 @@ def snapshot(product: Product) -> dict[str, Any]:
     data["images"] = sorted(fresh.images.values_list("id", "position", "image"))
     data["translations"] = sorted(fresh.translations.values_list("language", "title"))
     return data
+
+
+def showcase(product: Product, *, actor: Any) -> Showcase:
+    """`actor` (an owner or admin of the product's company) puts `product` in its paid
+    showcase, as the showcase page does."""
+    return showcase_add(actor=actor, product_id=product.pk)

@@ -16,6 +16,13 @@ from tradepost.sourcing.models import BuyingRequest, RequestStatus
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _everyone_at_once(settings):
+    """These tests are about who is told and how; the first look (tests/sourcing/
+    test_first_look.py) is turned off, so every matching supplier is told at once."""
+    settings.TRADEPOST_FIRST_LOOK_MINUTES = 0
+
+
 def _matched(user):
     return list(Notification.objects.filter(recipient=user, kind=NotificationKind.REQUEST_MATCHED))
 

@@ -89,6 +89,7 @@ def test_page_query_count(client, django_assert_max_num_queries):
         make_request(title="Stainless steel vacuum flask", category_id=category.pk)
     _login(client, user)
     client.get(_url("matching"))  # warms the analysis cache
-    with django_assert_max_num_queries(14):
+    # 15: the plan's first look, asked because the requests are new (ADR 0026).
+    with django_assert_max_num_queries(15):
         response = client.get(_url("matching"))
     assert response.text.count("request-card") == 10

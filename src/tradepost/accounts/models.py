@@ -92,9 +92,10 @@ class ApiToken(models.Model):
 
 
 class ThrottleHit(models.Model):
-    """One attempt of a rate-limited account action (signing up, asking for a password
-    reset), counted under a key: a hash of the address or of the client's IP, never the
-    address itself. Rows older than the action's window are deleted as new ones arrive."""
+    """One attempt of a rate-limited action (signing up, asking for a password reset, an API
+    request), counted under a key: a hash of the address, the client's IP or the API token,
+    never the value itself (`tradepost.accounts.throttle`). Rows older than the action's
+    window are deleted as new ones arrive, and by the periodic jobs."""
 
     action = models.CharField(max_length=20)
     key = models.CharField(max_length=64)

@@ -6,14 +6,11 @@ with `queue_email`, which sends them only after the transaction commits.
 
 from __future__ import annotations
 
-import hashlib
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -26,10 +23,10 @@ from django.utils.translation import gettext_lazy
 
 from tradepost.accounts import links
 from tradepost.accounts.errors import AccountError, AccountErrorCode
-from tradepost.accounts.models import ApiToken, ThrottleHit, User
+from tradepost.accounts.models import ApiToken, User
 from tradepost.accounts.selectors import is_operator
+from tradepost.accounts.throttle import THROTTLE_WINDOW, throttle, throttle_key
 from tradepost.audit.services import audit_record, field_changes, snapshot
-from tradepost.core.cache import cache_unavailable
 from tradepost.core.languages import normalise_ui_language
 from tradepost.money.display import UNKNOWN_CHOICE, display_choice
 from tradepost.notify.services import absolute_url, queue_email
@@ -102,66 +99,18 @@ def user_language(user: User) -> str:
     return normalise_ui_language(user.preferred_language)
 
 
-# --- rate limits ----------------------------------------------------------------------------
+# --- rate limits (`tradepost.accounts.throttle`) -------------------------------------------
 
-THROTTLE_WINDOW = timedelta(hours=1)
 #: A client may ask for this many times more password resets than one address may receive.
 RESETS_PER_CLIENT_FACTOR = 5
 
-
-def _throttle_key(kind: str, value: str) -> str:
-    return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
+_throttle_key = throttle_key
 
 
 def _throttle(*, action: str, limits: list[tuple[str, int]]) -> bool:
-    """Count one attempt of `action` under each (key, limit), or none and return False when
-    a key already has `limit` attempts within THROTTLE_WINDOW. Every app process and worker
-    sees the same counts: in Redis where it is configured, in the database otherwise."""
-    if settings.TRADEPOST_RATE_LIMIT_STORE == "cache":
-        allowed = _throttle_in_cache(action=action, limits=limits)
-        if not cache_unavailable(cache):
-            return allowed
-        # Redis did not answer: the same limits, counted in the database meanwhile.
-    now = timezone.now()
-    since = now - THROTTLE_WINDOW
-    keys = [key for key, _limit in limits]
-    with transaction.atomic():
-        ThrottleHit.objects.filter(action=action, key__in=keys, created_at__lte=since).delete()
-        for key, limit in limits:
-            recent = ThrottleHit.objects.filter(action=action, key=key, created_at__gt=since)
-            if recent.count() >= limit:
-                return False
-        ThrottleHit.objects.bulk_create(
-            [ThrottleHit(action=action, key=key, created_at=now) for key in keys]
-        )
-    return True
-
-
-def _throttle_in_cache(*, action: str, limits: list[tuple[str, int]]) -> bool:
-    """The same limits counted in the shared cache, as a sliding window estimated from two
-    fixed windows: the attempts of this window plus the previous window's, weighted by the
-    share of it still inside THROTTLE_WINDOW. Counters are raised first (Redis INCR is
-    atomic, so two requests at once cannot both take the last attempt) and lowered again
-    when the attempt is refused."""
-    window = THROTTLE_WINDOW.total_seconds()
-    now = timezone.now().timestamp()
-    current, elapsed = divmod(now, window)
-    previous_weight = 1 - elapsed / window
-    counted: list[str] = []
-    allowed = True
-    for key, limit in limits:
-        this_key = f"throttle:{action}:{key}:{int(current)}"
-        cache.add(this_key, 0, timeout=int(window * 2))
-        counted.append(this_key)
-        attempts = cache.incr(this_key)
-        before = cache.get(f"throttle:{action}:{key}:{int(current) - 1}", 0)
-        if attempts + before * previous_weight > limit:
-            allowed = False
-            break
-    if not allowed:
-        for this_key in counted:
-            cache.decr(this_key)
-    return allowed
+    """Count one attempt of `action` under each (key, limit) within the hour, or none and
+    return False when a key already has `limit` attempts (`throttle.throttle`)."""
+    return throttle(action=action, limits=limits, window=THROTTLE_WINDOW).allowed
 
 
 @transaction.atomic

@@ -8,12 +8,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from ninja.security import HttpBearer, SessionAuth
 
-from tradepost.accounts.tokens import user_for_token
+from tradepost.api.callers import token_user
 
 
 class BearerToken(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str):
-        user = user_for_token(token)
+        user = token_user(request, token)  # looked up once: the rate limits read it first
         if user is None:
             return None
         request.user = user

@@ -13,7 +13,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 from pydantic import Field
@@ -24,6 +25,8 @@ from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company
+from tradepost.core.downloads import pdf_response
+from tradepost.core.languages import normalise_ui_language
 from tradepost.membership import selectors, services
 from tradepost.membership.analytics import (
     FIRST_YEAR,
@@ -33,6 +36,8 @@ from tradepost.membership.analytics import (
     Renewals,
     membership_analytics,
 )
+from tradepost.membership.badges import badge_standing
+from tradepost.membership.invoices import invoice_pdf, pdf_file_name
 from tradepost.membership.models import Invoice, Plan, Subscription
 
 plans_router = Router(tags=["membership"])
@@ -78,6 +83,15 @@ class BillingOut(Schema):
     email: str
 
 
+class BadgeOut(Schema):
+    shown: bool = Field(
+        description="The Gold Supplier badge shows on the company's page, its listings and in "
+        "search results"
+    )
+    plan_gives_badge: bool = Field(description="The plan gives the badge once verified")
+    verified: bool = Field(description="The company passed verification (GET /me/verification)")
+
+
 class SubscriptionOut(Schema):
     plan: PlanOut
     current: PeriodOut | None = Field(description="The paid period covering today, if any")
@@ -86,6 +100,10 @@ class SubscriptionOut(Schema):
     in_grace: bool = Field(description="The period is over and its renewal is not paid yet")
     holds_until: date | None = Field(description="The plan's last day if nothing is paid")
     billing: BillingOut
+    badge: BadgeOut = Field(
+        description="The Gold Supplier badge: shown when the plan gives it and the company is "
+        "verified; a company on such a plan that is not verified yet should send its documents"
+    )
 
 
 class SubscriptionChange(JsonBody):
@@ -173,6 +191,7 @@ def _company(request: HttpRequest) -> Company:
 def _subscription_out(company: Company) -> dict[str, Any]:
     state = selectors.overview(company)
     billing = selectors.billing_details(company)
+    badge = badge_standing(company)
     return {
         "plan": _plan_out(state.plan),
         "current": _period_out(state.subscription),
@@ -181,6 +200,11 @@ def _subscription_out(company: Company) -> dict[str, Any]:
         "in_grace": state.in_grace,
         "holds_until": state.holds_until,
         "billing": {name: getattr(billing, name) for name in BillingOut.model_fields},
+        "badge": {
+            "shown": badge.shown,
+            "plan_gives_badge": badge.plan_gives_badge,
+            "verified": badge.verified,
+        },
     }
 
 
@@ -237,6 +261,27 @@ def my_invoices(request: HttpRequest) -> Any:
 @invoices_router.get("/{int:invoice_id}", response=InvoiceOut, summary="One of my invoices")
 def my_invoice(request: HttpRequest, invoice_id: int) -> Invoice:
     return selectors.access_invoice(user=request.user, invoice_id=invoice_id)
+
+
+@invoices_router.get(
+    "/{int:invoice_id}/pdf",
+    response={200: None},
+    summary="One of my invoices as a PDF (A4, in the request's language)",
+    openapi_extra={
+        "responses": {
+            "200": {
+                "description": "The invoice as a PDF file, named after its number "
+                '(Content-Disposition: attachment; filename="TP-2026-000001.pdf")',
+                "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        }
+    },
+)
+def my_invoice_pdf(request: HttpRequest, invoice_id: int) -> HttpResponse:
+    """Operators get any invoice; a company's members their company's; others 404."""
+    invoice = selectors.access_invoice(user=request.user, invoice_id=invoice_id)
+    language = normalise_ui_language(get_language())
+    return pdf_response(invoice_pdf(invoice, language=language), pdf_file_name(invoice))
 
 
 @operator_router.get(

@@ -11,8 +11,10 @@ from the conventions every endpoint follows (docs/api.md):
   required; 403 for writes that need a role and for operators' operations; 404 where the path
   names an object (a missing object and another company's look the same); 409 for writes on
   an object whose state may forbid them (STATEFUL_WRITES: the caller's own, unnamed in the
-  path); 422 for operations with parameters or a body; 429 where writing is rate-limited
-  (messages, inquiries, questions, reports).
+  path); 422 for operations with parameters or a body; 429 for every operation (the API's
+  rate limits; writing messages, inquiries, questions and reports has limits of its own). POST
+  and PATCH answer 409 and 422 for their `Idempotency-Key` too (400 for a malformed one; ADR
+  0029; the headers themselves: `openapi_headers`).
 """
 
 from __future__ import annotations
@@ -40,25 +42,52 @@ PROBLEM_SCHEMA: dict[str, Any] = {
                 "required": ["field", "message"],
             },
         },
+        "duplicates": {
+            "type": "array",
+            "description": (
+                "For 409 `likely-duplicate` (publishing a product): the company's published "
+                "listings most like it, most similar first."
+            ),
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "integer"},
+                    "title": {"type": "string"},
+                    "url": {"type": "string", "description": "The path of its public page"},
+                    "similarity": {"type": "number", "description": "0 to 1"},
+                },
+                "required": ["id", "title", "url", "similarity"],
+            },
+        },
     },
     "required": ["type", "title", "status"],
 }
 
 ERROR_DESCRIPTIONS = {
-    400: "A NUL character in the path or a parameter, or a body that is not JSON.",
+    400: (
+        "A NUL character in the path or a parameter, a body that is not JSON, or an "
+        "Idempotency-Key that is not 1 to 255 visible ASCII characters."
+    ),
     401: "No valid token (or session) was sent.",
     403: "The user's role in the company does not allow this, or the operation is for operators.",
     404: "No such object, or not one this user may see (the two look the same).",
-    409: "The object's state forbids this now (already published, closed, awarded...).",
-    422: "Invalid parameters or fields, listed in `errors`.",
+    409: (
+        "The object's state forbids this now (already published, closed, awarded...), or a "
+        "request with the same Idempotency-Key is still being answered (with Retry-After)."
+    ),
+    422: (
+        "Invalid parameters or fields, listed in `errors`; or an Idempotency-Key already sent "
+        "with another request."
+    ),
     414: "The address (path and parameters) is longer than the server reads.",
-    429: "Too many messages or reports in a short time; try again later.",
+    429: (
+        "Too many requests in a minute (Retry-After says how long to wait), or too many "
+        "messages or reports in a short time."
+    ),
     431: "The request's headers are larger than the server reads.",
     500: "An unexpected error on the server's side (nothing of it is disclosed).",
 }
 
-#: Path endings of the operations whose writes are rate-limited.
-RATE_LIMITED = ("/messages", "/messages/upload", "/inquiries", "/ask", "/reports")
 #: Paths of writes whose object's state may forbid them though the path names no object (the
 #: caller's company's verification: one request waits at a time, only a waiting one is withdrawn;
 #: its subscription).
@@ -67,11 +96,14 @@ STATEFUL_WRITES = frozenset(
         "/api/v1/me/verification",
         "/api/v1/me/verification/withdraw",
         "/api/v1/me/subscription",  # nothing to cancel, a change already waiting for payment
+        "/api/v1/me/showcase",  # every slot in use, a product that is not published
     }
 )
 #: Operations for operators only: everybody else is refused (403), reads included.
 OPERATORS_ONLY = "/api/v1/operator/"
 WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
+#: Writes that take an Idempotency-Key (`tradepost.api.idempotency`).
+IDEMPOTENT_WRITES = frozenset({"post", "patch"})
 
 
 def _problem_response(status: int) -> dict[str, Any]:
@@ -93,12 +125,12 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[int]:
         statuses.append(403)
     if has_object or needs_token:
         statuses.append(404)
-    if is_write and (has_object or path in STATEFUL_WRITES):
+    idempotent = method in IDEMPOTENT_WRITES  # Idempotency-Key: in progress, reused
+    if idempotent or (is_write and (has_object or path in STATEFUL_WRITES)):
         statuses.append(409)
-    if operation.get("parameters") or operation.get("requestBody"):
+    if idempotent or operation.get("parameters") or operation.get("requestBody"):
         statuses.append(422)
-    if is_write and path.endswith(RATE_LIMITED):
-        statuses.append(429)
+    statuses.append(429)  # the API's rate limits (messages, reports... have their own too)
     return sorted(statuses)
 
 

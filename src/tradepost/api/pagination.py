@@ -15,9 +15,10 @@ is a 422 problem, in the client's language, like every other parameter.
 An endpoint returns one of:
 - a queryset or a list: ninja's paginator counts it, cuts the page and the response schema
   serialises the rows;
-- `Rows(queryset, render=..., extra=...)`: the same, each row of the page turned into what the
-  response schema reads by `render` (with the request's context) and `extra` fields (for a
-  `Page` subclass given as `output`) added;
+- `Rows(queryset, render=..., extra=..., prepare=...)`: the same, each row of the page turned
+  into what the response schema reads by `render` (with the request's context) and `extra`
+  fields (for a `Page` subclass given as `output`) added; `prepare`, if given, is called with
+  the page's rows first (to read what their rendering needs in one query for the page);
 - `CutPage(items, count, extra)`: a page the endpoint cut itself because the engine behind it
   pages (search); it reads the parameters through `pass_parameter`.
 """
@@ -86,6 +87,7 @@ class Rows:
     rows: Any
     render: Callable[[Any], Any] = _identity
     extra: dict[str, Any] = field(default_factory=dict)
+    prepare: Callable[[list[Any]], None] | None = None
 
 
 @dataclass
@@ -132,6 +134,8 @@ class PagePagination(PaginationBase):
             start = (page - 1) * size
             # Past the last page: no query for rows that are not there.
             rows = list(source.rows[start : start + size]) if start < count else []
+            if source.prepare is not None:
+                source.prepare(rows)
             items, extra = [source.render(row) for row in rows], source.extra
         return {
             **extra,

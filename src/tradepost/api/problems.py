@@ -35,6 +35,7 @@ class ApiProblem(Exception):
         title: str,
         detail: str = "",
         errors: list[dict[str, str]] | None = None,
+        extensions: dict[str, Any] | None = None,
     ):
         super().__init__(detail or title)
         self.status = status
@@ -42,6 +43,8 @@ class ApiProblem(Exception):
         self.title = title
         self.detail = detail
         self.errors = errors or []
+        #: Extension members of the problem document (RFC 9457), beside the standard ones.
+        self.extensions = extensions or {}
 
 
 def problem_response(
@@ -52,8 +55,10 @@ def problem_response(
     title: str,
     detail: str = "",
     errors: list[dict[str, str]] | None = None,
+    extensions: dict[str, Any] | None = None,
 ) -> HttpResponse:
     body: dict[str, Any] = {
+        **(extensions or {}),
         "type": PROBLEM_BASE + code,
         "title": title,
         "status": status,
@@ -109,7 +114,8 @@ def domain_problem(error: DomainError) -> ApiProblem:
       another company's look the same;
     - forbidden, conflict, rate limited: 403, 409, 429 with the error's code as `type`, its
       title, and the messages as `detail`; or, when the messages name fields (a product not
-      publishable yet, a request's fields locked after quotations), in `errors`.
+      publishable yet, a request's fields locked after quotations), in `errors`;
+    - the error's `extensions` (a likely duplicate listing...) as members of the document.
     """
     kind = error.kind
     if kind is ErrorKind.NOT_FOUND:
@@ -123,8 +129,15 @@ def domain_problem(error: DomainError) -> ApiProblem:
             str(error.code),
             error.title,
         )
+        problem.extensions = error.extensions
         return problem
-    return ApiProblem(KIND_STATUS[kind], str(error.code), error.title, error.message)
+    return ApiProblem(
+        KIND_STATUS[kind],
+        str(error.code),
+        error.title,
+        error.message,
+        extensions=error.extensions,
+    )
 
 
 def render_problem(request: HttpRequest, problem: ApiProblem) -> HttpResponse:
@@ -136,4 +149,5 @@ def render_problem(request: HttpRequest, problem: ApiProblem) -> HttpResponse:
         title=problem.title,
         detail=problem.detail,
         errors=problem.errors,
+        extensions=problem.extensions,
     )

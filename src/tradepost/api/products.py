@@ -46,6 +46,11 @@ class ProductWrite(JsonBody):
 
     title: str | None = None
     original_language: str | None = Field(None, description="Language code, e.g. en, zh-hans")
+    sku: str | None = Field(
+        None,
+        description="The supplier's own product code (at most 64 characters), unique among "
+        "the company's products; a catalogue import finds the product by it",
+    )
     category_id: int | None = Field(None, description="A leaf category's id")
     description: str | None = Field(None, description="HTML; scripts and styles are removed")
     attributes: list[Attribute] | None = None
@@ -95,12 +100,27 @@ class ImageOrder(JsonBody):
     image_ids: list[int]
 
 
+class ProductPublish(JsonBody):
+    """Publishing a product (the body is optional: without it, `allow_duplicate` is false)."""
+
+    allow_duplicate: bool = Field(
+        False,
+        description="Publish although the company has published a listing much like this one "
+        "(without it such a publication answers 409 `likely-duplicate`, listing them in "
+        "`duplicates`)",
+    )
+
+
 class ProductOut(Schema):
     id: int
     company_id: int
-    status: str
+    status: str = Field(
+        description="draft, published, hidden (by moderation) or held (for review: its text "
+        "contains a banned term; not public until an operator approves it)"
+    )
     slug: str
     original_language: str
+    sku: str
     title: str
     description: str
     category_id: int
@@ -127,7 +147,7 @@ class ProductOut(Schema):
 
 
 class ProductListQuery(Schema):
-    status: Literal["draft", "published", "hidden"] | None = None
+    status: Literal["draft", "published", "hidden", "held"] | None = None
     company_id: int | None = Field(None, description="Operators only")
 
 
@@ -223,10 +243,14 @@ def delete_product(request: HttpRequest, product_id: int) -> Status[None]:
 
 
 @router.post("/{int:product_id}/publish", response=ProductOut, summary="Publish a product")
-def publish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
+def publish_product(
+    request: HttpRequest, product_id: int, payload: ProductPublish | None = None
+) -> dict[str, Any]:
     user = request.auth  # type: ignore[attr-defined]
     product = access_product(user=user, product_id=product_id)
-    product = services.product_publish(actor=user, product=product)
+    product = services.product_publish(
+        actor=user, product=product, **(payload.model_dump() if payload else {})
+    )
     return _product_out(request, _reload(product.pk))
 
 

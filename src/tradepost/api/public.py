@@ -6,6 +6,7 @@ Lists of companies and products are paged like every list of the API: `page` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -36,6 +37,7 @@ from tradepost.companies.models import BusinessType, Company
 from tradepost.core.countries import is_country
 from tradepost.core.currencies import currency_digits
 from tradepost.core.numbers import decimal_text
+from tradepost.membership.badges import gold_badge_companies, shows_gold_badge
 from tradepost.money.display import AS_LISTED, converted_price, display_currencies
 
 router = Router(tags=["public"])
@@ -73,6 +75,14 @@ class PublicCategoryDetail(PublicCategory):
 
 class PublicCompany(CompanyProfileOut):
     is_verified: bool
+    gold_supplier: bool = Field(
+        description="Carries the Gold Supplier badge: verified, and on a plan that gives the "
+        "badge (the membership is bought; the verification is Tradepost's check)"
+    )
+    review_count: int = Field(description="Published reviews by buyers that awarded it orders")
+    review_average: float | None = Field(
+        description="Their average rating (1-5, one decimal place); null with no reviews"
+    )
     url: str
     updated_at: datetime
 
@@ -83,6 +93,7 @@ class PublicCompanyRef(Schema):
     english_name: str
     country: str
     is_verified: bool
+    gold_supplier: bool = Field(description="Carries the Gold Supplier badge")
     url: str
 
 
@@ -190,7 +201,11 @@ def _category(request: HttpRequest, category: Category) -> dict[str, Any]:
     }
 
 
-def _company(request: HttpRequest, company: Company) -> dict[str, Any]:
+def _company(
+    request: HttpRequest, company: Company, *, gold: set[int] | None = None
+) -> dict[str, Any]:
+    """A company; `gold`: the ids of a list page's companies with the Gold Supplier badge
+    (read once for the page), else read for this company."""
     return {
         "slug": company.slug,
         "legal_name": company.legal_name,
@@ -210,6 +225,9 @@ def _company(request: HttpRequest, company: Company) -> dict[str, Any]:
         "logo_url": request.build_absolute_uri(company.logo.url) if company.logo else None,
         "description": company.description,
         "is_verified": company.is_verified,
+        "gold_supplier": _gold(company, gold),
+        "review_count": company.review_count,
+        "review_average": None if company.review_average is None else float(company.review_average),
         "url": request.build_absolute_uri(reverse("catalog:company_detail", args=[company.slug])),
         "updated_at": company.updated_at,
     }
@@ -242,7 +260,29 @@ def _converted(product: Product, display: str) -> dict[str, Any] | None:
     }
 
 
-def _product(request: HttpRequest, product: Product, display: str = AS_LISTED) -> dict[str, Any]:
+def _gold(company: Company, gold: set[int] | None) -> bool:
+    return company.pk in gold if gold is not None else shows_gold_badge(company)
+
+
+class _GoldOfPage:
+    """The ids of a list page's companies with the Gold Supplier badge, read once for the
+    page (`Rows.prepare`) from its rows' companies."""
+
+    def __init__(self, company_of: Callable[[Any], Company]) -> None:
+        self.company_of = company_of
+        self.ids: set[int] = set()
+
+    def __call__(self, rows: list[Any]) -> None:
+        self.ids = gold_badge_companies(self.company_of(row) for row in rows)
+
+
+def _product(
+    request: HttpRequest,
+    product: Product,
+    display: str = AS_LISTED,
+    *,
+    gold: set[int] | None = None,
+) -> dict[str, Any]:
     company = product.company
     images = []
     for image in product.images.all():
@@ -274,6 +314,7 @@ def _product(request: HttpRequest, product: Product, display: str = AS_LISTED) -
             "english_name": company.english_name,
             "country": company.country,
             "is_verified": company.is_verified,
+            "gold_supplier": _gold(company, gold),
             "url": request.build_absolute_uri(
                 reverse("catalog:company_detail", args=[company.slug])
             ),
@@ -346,9 +387,11 @@ def list_companies(
         raise validation_problem(
             [{"field": "business_type", "message": _("This business type is not known.")}]
         )
+    gold = _GoldOfPage(lambda company: company)
     return Rows(
         api_companies(country=code, business_type=business_type),
-        render=lambda company: _company(request, company),
+        render=lambda company: _company(request, company, gold=gold.ids),
+        prepare=gold,
     )
 
 
@@ -387,9 +430,11 @@ def list_products(
                 [{"field": "company", "message": _("There is no company with this slug.")}]
             )
         company_id = company_obj.pk
+    gold = _GoldOfPage(lambda product: product.company)
     return Rows(
         api_products(category=category_obj, country=code, company_id=company_id),
-        render=lambda product: _product(request, product, display),
+        render=lambda product: _product(request, product, display, gold=gold.ids),
+        prepare=gold,
     )
 
 

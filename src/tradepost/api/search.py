@@ -77,9 +77,14 @@ class SupplierOut(Schema):
     name: str
     country: str
     verified: bool
+    #: Carries the Gold Supplier badge (verified, on a plan that gives it), as indexed.
+    gold_supplier: bool = False
     url: str
     #: Share of buyers' asks answered within 24 hours, in percent; None when nobody asked.
     response_rate_percent: int | None = None
+    #: Published reviews and their average rating (1-5, one decimal; None with none).
+    review_count: int = 0
+    review_average: float | None = None
 
 
 class ProductHitOut(Schema):
@@ -124,9 +129,13 @@ class CompanyHitOut(Schema):
     name_html: str
     country: str
     verified: bool
+    #: Carries the Gold Supplier badge (verified, on a plan that gives it), as indexed.
+    gold_supplier: bool = False
     business_types: list[str]
     main_products: str
     url: str
+    review_count: int = 0
+    review_average: float | None = None
 
 
 class BuyerOut(Schema):
@@ -269,8 +278,11 @@ def _product_hit(links: _Links, hit: search.ProductHit) -> dict[str, Any]:
             "name": card.company_name,
             "country": company.country,
             "verified": company.is_verified,
+            "gold_supplier": hit.gold_badge,
             "url": links.company_url(company.slug),
             "response_rate_percent": hit.response_rate_percent,
+            "review_count": company.review_count,
+            "review_average": _optional_float(company.review_average),
         },
         "price_min": decimal_text(product.price_min, min_decimals=2),
         "price_max": decimal_text(product.price_max, min_decimals=2),
@@ -403,9 +415,12 @@ def search_companies(
                 "name_html": str(hit.name_html),
                 "country": hit.company.country,
                 "verified": hit.company.is_verified,
+                "gold_supplier": hit.gold_badge,
                 "business_types": [str(t) for t in hit.company.business_types or []],
                 "main_products": hit.company.main_products,
                 "url": links.company_url(hit.company.slug),
+                "review_count": hit.company.review_count,
+                "review_average": _optional_float(hit.company.review_average),
             }
             for hit in result.hits
         ],

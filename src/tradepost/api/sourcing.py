@@ -29,6 +29,7 @@ from tradepost.companies.selectors import acting_company_id, membership_for
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
+from tradepost.sourcing.first_look import first_look_labels
 from tradepost.sourcing.matching import MAX_LIMIT as MATCHING_LIMIT
 from tradepost.sourcing.matching import matching_requests
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
@@ -261,6 +262,13 @@ class RequestMatchOut(Schema):
     reasons: list[str] = Field(description="Why the request matches, in the asked language")
     product_id: int | None = Field(None, description="Your product it matches best")
     already_quoted: bool
+    first_look: bool = Field(
+        False,
+        description="Your plan's first look: the other matching suppliers are not told yet",
+    )
+    first_look_until: datetime | None = Field(
+        None, description="When the other matching suppliers are told (during a first look)"
+    )
 
 
 @router.get(
@@ -284,6 +292,7 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
     quoted = selectors.quoted_request_ids(
         company_id=membership.company_id, request_ids=[m.request.pk for m in matches]
     )
+    first_look = first_look_labels(membership.company, [m.request for m in matches])
     return Rows(
         matches,
         render=lambda m: {
@@ -292,6 +301,8 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
             "reasons": m.reasons,
             "product_id": m.product_id,
             "already_quoted": m.request.pk in quoted,
+            "first_look": m.request.pk in first_look,
+            "first_look_until": first_look.get(m.request.pk),
         },
     )
 

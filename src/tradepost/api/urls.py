@@ -12,18 +12,25 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from tradepost.api import (
     accounts,
+    imports,
     insights,
     membership,
     messaging,
     products,
     public,
     reports,
+    reviews,
+    screening,
     search,
+    showcase,
     sourcing,
     trust,
 )
+from tradepost.api.etags import conditional_get
 from tradepost.api.field_errors import field_message
+from tradepost.api.idempotency import idempotent
 from tradepost.api.openapi import describe_errors
+from tradepost.api.openapi_headers import describe_headers
 from tradepost.api.parser import JsonObjectParser
 from tradepost.api.problems import (
     ApiProblem,
@@ -32,14 +39,16 @@ from tradepost.api.problems import (
     render_problem,
     validation_problem,
 )
+from tradepost.api.ratelimits import rate_limited
 from tradepost.core.errors import DomainError
 
 
 class TradepostAPI(NinjaAPI):
-    """The API, whose schema also describes every error an operation can answer."""
+    """The API, whose schema also describes every error an operation can answer and the
+    headers every operation takes and answers."""
 
     def get_openapi_schema(self, **kwargs: Any) -> Any:
-        return describe_errors(super().get_openapi_schema(**kwargs))
+        return describe_headers(describe_errors(super().get_openapi_schema(**kwargs)))
 
 
 api = TradepostAPI(
@@ -51,6 +60,11 @@ api = TradepostAPI(
     parser=JsonObjectParser(),
     description="Categories, companies and products of the Tradepost marketplace.",
 )
+# Around every operation, outermost last: ETags on GETs, Idempotency-Key on POST and PATCH,
+# rate limits on all (docs/api.md; ADR 0029).
+api.add_decorator(conditional_get, mode="view")
+api.add_decorator(idempotent, mode="view")
+api.add_decorator(rate_limited, mode="view")
 api.add_router("/", public.router)
 api.add_router("/search", search.router)
 api.add_router("/requests", sourcing.router)
@@ -58,13 +72,19 @@ api.add_router("/conversations", messaging.router)
 api.add_router("/notifications", messaging.notifications_router)
 api.add_router("/me", accounts.router)
 api.add_router("/me/products", products.router)
+api.add_router("/me/imports", imports.router)
+api.add_router("/me/catalogue", imports.catalogue_router)
 api.add_router("/me/insights", insights.router)
+api.add_router("/me/showcase", showcase.router)
+api.add_router("/showcase", showcase.public_router)
 api.add_router("/plans", membership.plans_router)
 api.add_router("/me/subscription", membership.router)
 api.add_router("/me/invoices", membership.invoices_router)
 api.add_router("/operator", membership.operator_router)
 api.add_router("/", trust.router)
 api.add_router("/", reports.router)
+api.add_router("/", reviews.router)
+api.add_router("/operator", screening.router)
 
 
 @api.exception_handler(ApiProblem)

@@ -14,7 +14,15 @@ from django.utils.translation import gettext as _
 
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError
-from tradepost.catalog.models import Category, HSCode, Product, ProductImage, ProductTranslation
+from tradepost.catalog.models import (
+    Category,
+    HSCode,
+    Product,
+    ProductImage,
+    ProductTranslation,
+    Showcase,
+)
+from tradepost.catalog.showcase_services import showcase_remove
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -98,3 +106,27 @@ class HSCodeAdmin(ReadOnlyAdmin):
     list_display = ("code", "description", "level")
     list_filter = ("level",)
     search_fields = ("code", "description")
+
+
+@admin.register(Showcase)
+class ShowcaseAdmin(ReadOnlyAdmin):
+    """The products companies chose for their paid showcase. An operator may take one out
+    (through the service, with an audit entry); choosing is the company's."""
+
+    list_display = ("product", "company", "created_at", "created_by")
+    search_fields = ("product__title", "company__legal_name", "company__english_name")
+    list_select_related = ("product", "company", "created_by")
+    raw_id_fields = ("product", "company", "created_by")
+    actions = ("remove_from_showcase",)
+
+    @admin.action(description=_("Take the selected products out of the showcase"))
+    def remove_from_showcase(self, request: HttpRequest, queryset: QuerySet[Showcase]) -> None:
+        removed = 0
+        for showcase in queryset:
+            try:
+                showcase_remove(actor=request.user, product_id=showcase.product_id)
+            except ProductError as error:
+                self.message_user(request, f"{showcase.product_id}: {error}", level=messages.ERROR)
+            else:
+                removed += 1
+        self.message_user(request, _("%(count)d products updated.") % {"count": removed})

@@ -39,6 +39,35 @@ class ProductErrorCode(ErrorCode):
     )
     TOO_MANY_IMAGES = "too-many-images", ErrorKind.INVALID
     IMAGE_REJECTED = "image-rejected", ErrorKind.INVALID
+    # Publishing a listing much like one the company has published (search.duplicates):
+    LIKELY_DUPLICATE = (
+        "likely-duplicate",
+        ErrorKind.CONFLICT,
+        gettext_lazy("Looks like a listing you already published"),
+    )
+    # The review of listings held for banned terms (catalog.screening, ADR 0023):
+    NOT_HELD = "not-held", ErrorKind.CONFLICT, gettext_lazy("Not held for review")
+    # The paid showcase (catalog.showcase_services):
+    SHOWCASE_MANAGERS_ONLY = (
+        "showcase-managers-only",
+        ErrorKind.FORBIDDEN,
+        gettext_lazy("Only the company's owner and admins choose its showcase"),
+    )
+    SHOWCASE_NO_SLOTS = (
+        "showcase-no-slots",
+        ErrorKind.FORBIDDEN,
+        gettext_lazy("The company's plan has no showcase slots"),
+    )
+    SHOWCASE_FULL = (
+        "showcase-full",
+        ErrorKind.CONFLICT,
+        gettext_lazy("Every showcase slot is in use"),
+    )
+    SHOWCASE_NOT_PUBLISHED = (
+        "showcase-not-published",
+        ErrorKind.CONFLICT,
+        gettext_lazy("Only published products can be showcased"),
+    )
 
 
 class ProductError(DomainError):

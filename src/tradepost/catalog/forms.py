@@ -66,6 +66,15 @@ class ProductForm(forms.Form):
     original_language = forms.ChoiceField(
         label=_("Language of this listing"), choices=LISTING_LANGUAGES, initial="en"
     )
+    sku = forms.CharField(
+        label=_("SKU"),
+        required=False,
+        widget=forms.TextInput(attrs={"maxlength": 64}),
+        help_text=_(
+            "Your own code for this product, if you use one. A catalogue upload finds the "
+            "product by it."
+        ),
+    )
     category_id = forms.TypedChoiceField(label=_("Category"), coerce=int, required=False)
     description = forms.CharField(
         label=_("Description"),
@@ -135,6 +144,7 @@ class ProductForm(forms.Form):
         return {
             "title": product.title,
             "original_language": product.original_language,
+            "sku": product.sku,
             "category_id": product.category_id,
             "description": product.description,
             "attributes": attributes_to_text(product.attributes),
@@ -172,7 +182,7 @@ class ProductForm(forms.Form):
     def service_fields(self) -> dict[str, Any]:
         """The parsed fields, named as `product_create` and `product_update` take them."""
         data = dict(self.cleaned_data)
-        for name in ("title", "description", "keywords", "port_of_loading", "hs_code"):
+        for name in ("title", "description", "keywords", "port_of_loading", "hs_code", "sku"):
             data[name] = data.get(name) or ""
         return data
 
@@ -194,3 +204,17 @@ class ProductTranslationForm(forms.Form):
     description = forms.CharField(
         label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 10})
     )
+
+
+class ShowcaseForm(forms.Form):
+    """Choose one of the company's published products for its paid showcase (the page offers
+    them in a list; the service checks the id, the plan's slots and the product's state)."""
+
+    product_id = forms.IntegerField(label=_("Product"), min_value=1, max_value=2**63 - 1)
+
+
+class ProductPublishForm(forms.Form):
+    """Publishing a product: the supplier's confirmation that it is meant although the
+    company has published a listing much like it (`services.product_publish`)."""
+
+    allow_duplicate = forms.BooleanField(label=_("Publish anyway"), required=False)

@@ -76,6 +76,9 @@ CARD_FIELDS: dict[type[Model], tuple[str, ...] | None] = {
         "country",
         "is_verified",
         "standing",
+        # The supplier's reviews, shown on the card ("4.6 ★ (12 reviews)", ADR 0025).
+        "review_count",
+        "review_rating_sum",
     ),
     Category: (
         "id",

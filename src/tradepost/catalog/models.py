@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -110,6 +111,9 @@ class Product(models.Model):
     company = models.ForeignKey(Company, on_delete=models.CASCADE, related_name="products")
     slug = models.SlugField(max_length=80, blank=True)
     original_language = models.CharField(_("listing language"), max_length=10, default="en")
+    #: The supplier's own code for the product (its SKU): unique among the company's
+    #: products that are not deleted, when given; a catalogue import finds the product by it.
+    sku = models.CharField(_("SKU"), max_length=64, blank=True)
     title = models.CharField(_("title"), max_length=200)
     description = models.TextField(_("description"), blank=True)
     category = models.ForeignKey(
@@ -162,6 +166,12 @@ class Product(models.Model):
                 | Q(price_min__lte=models.F("price_max")),
                 name="product_price_range_ordered",
             ),
+            models.UniqueConstraint(
+                fields=["company", "sku"],
+                condition=~Q(sku="") & ~Q(status="deleted"),
+                name="product_sku_unique_per_company",
+                violation_error_message=_("Another of your products has this SKU."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -212,3 +222,29 @@ class ProductImage(models.Model):
 
     def __str__(self) -> str:
         return self.image.name or ""
+
+
+class Showcase(models.Model):
+    """A published product its company chose to show in the labelled, paid showcase block
+    (home page, matching search and category pages). Its plan's `showcase_slots` bound how
+    many show: the oldest choices first; the others wait (a lower plan, Free) and show again
+    on a plan with more slots. Nothing here changes where a product ranks
+    (docs/adr/0026-showcase-and-first-look.md). Written by `catalog.showcase_services`."""
+
+    company = models.ForeignKey(Company, on_delete=models.CASCADE, related_name="showcases")
+    product = models.OneToOneField(
+        Product, on_delete=models.CASCADE, related_name="showcase", verbose_name=_("product")
+    )
+    created_at = models.DateTimeField(_("showcased since"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("showcased product")
+        verbose_name_plural = _("showcased products")
+        ordering = ["company", "created_at", "id"]
+        indexes = [models.Index(fields=["company", "created_at"], name="showcase_company_age")]
+
+    def __str__(self) -> str:
+        return f"{self.company_id}: {self.product_id}"

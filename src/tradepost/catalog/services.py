@@ -7,6 +7,7 @@ company, validates everything before writing anything, and raises `ProductError`
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from typing import Any, TypedDict, Unpack
@@ -24,6 +25,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator, user_can_publish
 from tradepost.audit.services import audit_record
+from tradepost.catalog.duplicates import fingerprint_sync, refuse_likely_duplicates
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
 from tradepost.catalog.hs_codes import hs_code_error, normalise_hs_code
 from tradepost.catalog.models import (
@@ -36,6 +38,7 @@ from tradepost.catalog.models import (
     Unit,
 )
 from tradepost.catalog.permissions import can_manage_products
+from tradepost.catalog.screening import screen_listing
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import standing_refusal
 from tradepost.core.cleaning import (
@@ -56,6 +59,8 @@ from tradepost.core.cleaning import (
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import UI_LANGUAGES
+from tradepost.screening.selectors import Verdict
+from tradepost.screening.services import tell_listing_review
 from tradepost.search.outbox import OutboxKind, record_change, record_changes
 
 TITLE_MAX_LENGTH = 200
@@ -66,6 +71,7 @@ ATTRIBUTES_MAX_COUNT = 30
 ATTRIBUTE_NAME_MAX_LENGTH = 100
 ATTRIBUTE_VALUE_MAX_LENGTH = 300
 SLUG_MAX_LENGTH = 80
+SKU_MAX_LENGTH = 64
 
 
 class ProductFields(TypedDict, total=False):
@@ -90,10 +96,14 @@ class ProductFields(TypedDict, total=False):
     hs_code: str
     origin_country: str
     original_language: str
+    sku: str
 
 
 PRODUCT_FIELDS = frozenset(ProductFields.__annotations__)
 REQUIRED_FIELDS = ("title", "category_id", "moq", "moq_unit")
+#: What publishing takes besides the product: the supplier's confirmation that a listing much
+#: like one the company has published is meant (`product_publish`).
+PUBLISH_FIELDS = frozenset({"allow_duplicate"})
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -240,6 +250,7 @@ _FIELD_CLEANERS: dict[str, tuple[str, Callable[..., Any], dict[str, Any]]] = {
     "hs_code": ("hs_code", _clean_hs_code, {}),
     "origin_country": ("origin_country", clean_country, {"required": False}),
     "original_language": ("original_language", clean_listing_language, {}),
+    "sku": ("sku", clean_text, {"max_length": SKU_MAX_LENGTH}),
 }
 
 
@@ -261,8 +272,9 @@ def _clean_fields(data: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
     return clean
 
 
-def _check_product(product: Product) -> None:
-    """Rules across fields, then the model's own validation."""
+def _check_product(product: Product, *, database: bool = True) -> None:
+    """Rules across fields, then the model's own validation; without `database`, the SKU's
+    uniqueness, the references and the model's constraints are left to the write."""
     errors = FieldErrors()
     if (
         product.price_min is not None
@@ -280,15 +292,31 @@ def _check_product(product: Product) -> None:
         errors.add(
             "original_language", _("There is a translation in this language; remove it first.")
         )
+    if database and product.sku and _sku_taken(product):
+        errors.add("sku", _("Another of your products has this SKU."))
     errors.raise_if_any(ProductError, ProductErrorCode.INVALID)
-    _full_clean(product)
+    if database:
+        # The SKU's constraint was checked above, by field.
+        _full_clean(product, exclude=["sku"])
+    else:
+        _full_clean(product, exclude=["company", "category"], validate_constraints=False)
+
+
+def _sku_taken(product: Product) -> bool:
+    """Whether another of the company's products (deleted ones aside) has the product's SKU."""
+    return (
+        Product.objects.filter(company_id=product.company_id, sku=product.sku)
+        .exclude(pk=product.pk)
+        .exclude(status=ProductStatus.DELETED)
+        .exists()
+    )
 
 
 _MODEL_TO_INPUT = {"category": "category_id"}
 
 
-def _full_clean(obj: Any) -> None:
-    ProductError.clean_model(obj, code=ProductErrorCode.INVALID, rename=_MODEL_TO_INPUT)
+def _full_clean(obj: Any, **options: Any) -> None:
+    ProductError.clean_model(obj, code=ProductErrorCode.INVALID, rename=_MODEL_TO_INPUT, **options)
 
 
 def _slug_for(title: str) -> str:
@@ -325,8 +353,10 @@ def _locked_to_manage(actor: User, product: Product) -> Product:
 
 
 def _changed(product: Product) -> None:
-    """Tell the search index, in this transaction, that the product changed."""
+    """Tell the search index, in this transaction, that the product changed (and keep its
+    duplicate-detection fingerprint in step: only published products have one)."""
     record_change(kind=OutboxKind.PRODUCT, object_id=product.pk)
+    fingerprint_sync(product)
 
 
 def _apply(product: Product, clean: Mapping[str, Any]) -> None:
@@ -353,9 +383,11 @@ def product_create(*, actor: User, company: Company, **fields: Unpack[ProductFie
 
 @transaction.atomic
 def product_update(*, actor: User, product: Product, **fields: Unpack[ProductFields]) -> Product:
-    """Change the given fields of a product; its status stays as it is."""
+    """Change the given fields of a product; its status stays as it is (but a published
+    listing the change brings a banned term into is held for review, ADR 0023)."""
     locked = _locked_to_manage(actor, product)
     clean = _clean_fields(fields, creating=False)
+    screened_before = _screened_if_public(locked)
     _apply(locked, clean)
     if locked.published_at is None and "title" in clean:
         # The slug is fixed once the product has been published, so its links keep working.
@@ -363,12 +395,32 @@ def product_update(*, actor: User, product: Product, **fields: Unpack[ProductFie
     _check_product(locked)
     locked.save()
     _changed(locked)
-    return locked
+    return _hold_if_terms_added(actor, locked, screened_before)
+
+
+def product_check(
+    *, company: Company, product: Product | None = None, **fields: Unpack[ProductFields]
+) -> dict[str, Any]:
+    """Check `fields` as `product_create` (without `product`) or `product_update` (of
+    `product`) checks them, and answer the values they would store, by model field; nothing
+    is written and nobody's permission is asked (the catalogue import's preview, ADR 0027).
+    Raises `ProductError` as they do. The checks that need the database (the SKU's
+    uniqueness, the references) are left to the write."""
+    clean = _clean_fields(fields, creating=product is None)
+    candidate = (
+        copy.copy(product)
+        if product is not None
+        else Product(company=company, status=ProductStatus.DRAFT)
+    )
+    _apply(candidate, clean)
+    _check_product(candidate, database=False)
+    return clean
 
 
 @transaction.atomic
-def product_publish(*, actor: User, product: Product) -> Product:
-    """Show a product in the public catalogue."""
+def product_publish(*, actor: User, product: Product, allow_duplicate: bool = False) -> Product:
+    """Show a product in the public catalogue. Refused (`LIKELY_DUPLICATE`, naming them)
+    while the company has published listings much like it, unless `allow_duplicate`."""
     locked = _locked_to_manage(actor, product)
     if locked.status == ProductStatus.HIDDEN and not is_operator(actor):
         raise ProductError(
@@ -396,6 +448,11 @@ def product_publish(*, actor: User, product: Product) -> Product:
     errors.raise_if_any(ProductError, ProductErrorCode.NOT_PUBLISHABLE)
     if locked.status == ProductStatus.PUBLISHED:
         return locked
+    if allow_duplicate is not True:
+        refuse_likely_duplicates(locked)  # near-duplicates within the company (ADR 0024)
+    screening_verdict = screen_listing(locked)  # banned terms hold it for review (ADR 0023)
+    if screening_verdict.held:
+        return _hold_for_review(actor, locked, screening_verdict)
     locked.status = ProductStatus.PUBLISHED
     if locked.published_at is None:
         locked.published_at = timezone.now()
@@ -407,13 +464,13 @@ def product_publish(*, actor: User, product: Product) -> Product:
 
 @transaction.atomic
 def product_unpublish(*, actor: User, product: Product) -> Product:
-    """Take a published product back to draft."""
+    """Take a published product back to draft (or one held for review: withdrawn)."""
     locked = _locked_to_manage(actor, product)
     if locked.status == ProductStatus.HIDDEN:
         raise ProductError(
             ProductErrorCode.HIDDEN_BY_MODERATION, _("This product was hidden by moderation.")
         )
-    if locked.status == ProductStatus.PUBLISHED:
+    if locked.status in (ProductStatus.PUBLISHED, ProductStatus.HELD):
         locked.status = ProductStatus.DRAFT
         locked.save(update_fields=["status", "updated_at"])
         _changed(locked)
@@ -475,6 +532,129 @@ def product_restore(*, actor: User, product: Product) -> Product:
     )
 
 
+# --- held for review (banned terms, docs/adr/0023-banned-terms.md) ---------------------------
+
+REVIEW_REASON_MAX_LENGTH = 1000
+
+
+def _hold_for_review(actor: User, locked: Product, verdict: Verdict) -> Product:
+    """Hold a listing that is being published, and whose texts hold banned terms, for an
+    operator's review: not public, not in search. The company is told (not which term);
+    the audit log records the terms. A listing already held stays so, unannounced."""
+    if locked.status == ProductStatus.HELD:
+        return locked
+    terms = [term.term for term in verdict.terms]
+    changes: dict[str, list[Any]] = {
+        "status": [locked.status, ProductStatus.HELD],
+        "banned_terms": [None, terms],
+    }
+    audit_record(actor=actor, action="product.hold", target=locked, changes=changes)
+    locked.status = ProductStatus.HELD
+    _full_clean(locked)
+    locked.save(update_fields=["status", "updated_at"])
+    _changed(locked)
+    tell_listing_review(
+        company=locked.company,
+        listing_title=locked.title,
+        product_id=locked.pk,
+        outcome="held",
+        publisher=actor,
+    )
+    return locked
+
+
+def _screened_if_public(product: Product) -> Verdict | None:
+    """What screening finds in a published listing before an edit (None for the others)."""
+    return screen_listing(product) if product.status == ProductStatus.PUBLISHED else None
+
+
+def _hold_if_terms_added(actor: User, locked: Product, before: Verdict | None) -> Product:
+    """Hold a published listing for review when an edit brought a banned term into it that
+    was not there before (those it had were published, or approved, with it)."""
+    if before is None:
+        return locked
+    after = screen_listing(locked)
+    known = {term.pk for term in before.terms}
+    if any(term.pk not in known for term in after.terms):
+        return _hold_for_review(actor, locked, after)
+    return locked
+
+
+def _locked_held(product: Product) -> Product:
+    locked = _locked(product)
+    if locked.status != ProductStatus.HELD:
+        raise ProductError(
+            ProductErrorCode.NOT_HELD,
+            _("This listing is no longer held for review: it is “%(status)s”.")
+            % {"status": locked.get_status_display()},
+        )
+    return locked
+
+
+@transaction.atomic
+def product_review_approve(*, actor: User, product: Product) -> Product:
+    """Publish a listing held for review (operators): what screening found is accepted for
+    it. The company is told in its language; audited with the terms found."""
+    _ensure_operator(actor)
+    locked = _locked_held(product)
+    suspended = standing_refusal(locked.company)
+    if suspended:
+        raise ProductError(ProductErrorCode.COMPANY_SUSPENDED, suspended)
+    terms = [term.term for term in screen_listing(locked).terms]
+    changes: dict[str, list[Any]] = {
+        "status": [locked.status, ProductStatus.PUBLISHED],
+        "banned_terms": [None, terms],
+    }
+    audit_record(actor=actor, action="product.review_approve", target=locked, changes=changes)
+    locked.status = ProductStatus.PUBLISHED
+    if locked.published_at is None:
+        locked.published_at = timezone.now()
+    _full_clean(locked)
+    locked.save(update_fields=["status", "published_at", "updated_at"])
+    _changed(locked)
+    tell_listing_review(
+        company=locked.company, listing_title=locked.title, product_id=locked.pk, outcome="approved"
+    )
+    return locked
+
+
+@transaction.atomic
+def product_review_reject(*, actor: User, product: Product, reason: Any) -> Product:
+    """Refuse to publish a listing held for review (operators): it goes back to the
+    company's drafts, to be corrected and published again (screened again then). `reason`
+    (at most 1,000 characters, in the company's language) is told to the company; audited."""
+    _ensure_operator(actor)
+    errors = FieldErrors()
+    why = errors.clean(
+        "reason",
+        clean_text,
+        reason,
+        max_length=REVIEW_REASON_MAX_LENGTH,
+        required=True,
+        single_line=False,
+    )
+    errors.raise_if_any(ProductError, ProductErrorCode.INVALID)
+    locked = _locked_held(product)
+    terms = [term.term for term in screen_listing(locked).terms]
+    changes: dict[str, list[Any]] = {
+        "status": [locked.status, ProductStatus.DRAFT],
+        "reason": [None, why],
+        "banned_terms": [None, terms],
+    }
+    audit_record(actor=actor, action="product.review_reject", target=locked, changes=changes)
+    locked.status = ProductStatus.DRAFT
+    locked.save(update_fields=["status", "updated_at"])
+    _changed(locked)
+    tell_listing_review(
+        company=locked.company,
+        listing_title=locked.title,
+        product_id=locked.pk,
+        outcome="rejected",
+        reason=why or "",
+    )
+    return locked
+
+
 # --- images ----------------------------------------------------------------------------------
 
 
@@ -491,12 +671,11 @@ def _delete_files_on_commit(names: Iterable[str | None]) -> None:
     transaction.on_commit(delete)
 
 
-@transaction.atomic
-def product_image_add(*, actor: User, product: Product, upload: File) -> ProductImage:
-    """Add a photo after the product's others; it is checked and re-encoded first."""
-    locked = _locked_to_manage(actor, product)
+def product_images_check(*, count: int) -> None:
+    """Refuse (`TOO_MANY_IMAGES`) a product that would have `count` images, over the limit
+    (`product_image_add` asks before adding one; the catalogue import before adding many)."""
     limit = settings.TRADEPOST_PRODUCT_MAX_IMAGES
-    if locked.images.count() >= limit:
+    if count > limit:
         raise ProductError(
             ProductErrorCode.TOO_MANY_IMAGES,
             {
@@ -510,6 +689,13 @@ def product_image_add(*, actor: User, product: Product, upload: File) -> Product
                 ]
             },
         )
+
+
+@transaction.atomic
+def product_image_add(*, actor: User, product: Product, upload: File) -> ProductImage:
+    """Add a photo after the product's others; it is checked and re-encoded first."""
+    locked = _locked_to_manage(actor, product)
+    product_images_check(count=locked.images.count() + 1)
     try:
         processed = process_image(upload)
     except ImageRejected as exc:
@@ -588,18 +774,31 @@ def _translation_language(product: Product, language: Any, errors: FieldErrors) 
     return code
 
 
+def product_translation_check(
+    *, product: Product, language: Any, title: Any, description: Any = ""
+) -> tuple[str, str, str]:
+    """The language code, title and description `product_translation_set` would store for
+    `product`, checked as it checks them (`ProductError`); nothing is written (the catalogue
+    import's preview checks a new product's translations with it, before the product is)."""
+    errors = FieldErrors()
+    code = _translation_language(product, language, errors)
+    clean_title = errors.clean("title", clean_text, title, **_TITLE)
+    clean_description = errors.clean("description", clean_rich_text, description, **_DESCRIPTION)
+    errors.raise_if_any(ProductError, ProductErrorCode.INVALID)
+    assert clean_title is not None and clean_description is not None  # else refused above
+    return code, clean_title, clean_description
+
+
 @transaction.atomic
 def product_translation_set(
     *, actor: User, product: Product, language: str, title: str, description: str = ""
 ) -> ProductTranslation:
     """Write the product's title and description in another interface language."""
     locked = _locked_to_manage(actor, product)
-    errors = FieldErrors()
-    code = _translation_language(locked, language, errors)
-    clean_title = errors.clean("title", clean_text, title, **_TITLE)
-    clean_description = errors.clean("description", clean_rich_text, description, **_DESCRIPTION)
-    errors.raise_if_any(ProductError, ProductErrorCode.INVALID)
-    assert clean_title is not None and clean_description is not None  # else refused above
+    code, clean_title, clean_description = product_translation_check(
+        product=locked, language=language, title=title, description=description
+    )
+    screened_before = _screened_if_public(locked)
     translation = ProductTranslation.objects.filter(product=locked, language=code).first()
     if translation is None:
         translation = ProductTranslation(product=locked, language=code)
@@ -609,6 +808,7 @@ def product_translation_set(
     translation.save()
     locked.save(update_fields=["updated_at"])
     _changed(locked)
+    _hold_if_terms_added(actor, locked, screened_before)
     return translation
 
 

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from tradepost.core.chinese_scripts import convert_script
@@ -83,6 +85,13 @@ class Company(models.Model):
     #: Why it was suspended or banned, in the company's language (as it was told).
     standing_reason = models.TextField(_("reason for the suspension"), blank=True)
     standing_changed_at = models.DateTimeField(_("standing changed at"), null=True, blank=True)
+    #: The published reviews of the company as a supplier and the sum of their ratings (1-5),
+    #: kept by `reviews.services` in the transaction that changes a review, under this row's
+    #: lock, so result cards show the average without a query of their own (ADR 0025).
+    review_count = models.PositiveIntegerField(_("reviews"), default=0, editable=False)
+    review_rating_sum = models.PositiveIntegerField(
+        _("sum of review ratings"), default=0, editable=False
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -94,7 +103,13 @@ class Company(models.Model):
             models.CheckConstraint(
                 condition=Q(export_share__isnull=True) | Q(export_share__lte=100),
                 name="company_export_share_percent",
-            )
+            ),
+            # Every rating is from 1 to 5.
+            models.CheckConstraint(
+                condition=Q(review_rating_sum__gte=F("review_count"))
+                & Q(review_rating_sum__lte=F("review_count") * 5),
+                name="company_review_sum_in_range",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -104,6 +119,14 @@ class Company(models.Model):
     def is_suspended(self) -> bool:
         """Suspended or banned: hidden from the public, its members cannot act for it."""
         return self.standing != Standing.ACTIVE
+
+    @property
+    def review_average(self) -> Decimal | None:
+        """The average rating of its published reviews, to one decimal place (None: none)."""
+        if not self.review_count:
+            return None
+        average = Decimal(self.review_rating_sum) / Decimal(self.review_count)
+        return average.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
 
     @property
     def display_name(self) -> str:

@@ -7,6 +7,7 @@ same), runs in one transaction, calls `full_clean()` before saving and queues em
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from typing import Any, Unpack
 
@@ -516,6 +517,9 @@ def company_save_by_operator(*, actor: Any, company: Company, fields: list[str])
     _require_operator(actor)
     stored = Company.objects.select_for_update().filter(pk=company.pk).first()
     before = snapshot(stored, fields) if stored is not None else {}
+    if stored is not None:  # the review totals as they are now, not as the form read them
+        company.review_count = stored.review_count
+        company.review_rating_sum = stored.review_rating_sum
     company.save()
     audit_record(
         actor=actor,
@@ -583,3 +587,30 @@ def company_standing_set(
     )
     record_change(kind=OutboxKind.COMPANY, object_id=locked.pk)
     return locked, True
+
+
+def companies_lock_for_reviews(*, company_ids: Iterable[int]) -> dict[int, Company]:
+    """Lock the companies' rows (in id order) for the change of their review totals: the
+    reviews app holds them while it writes reviews and counts them again. `FOR NO KEY UPDATE`
+    on PostgreSQL, so new rows that refer to the companies are not blocked. Companies that
+    are gone are absent."""
+    locked = Company.objects.select_for_update(no_key=True).filter(pk__in=sorted(set(company_ids)))
+    return {company.pk: company for company in locked.order_by("pk")}
+
+
+def companies_review_totals_set(*, totals: Mapping[int, tuple[int, int]]) -> None:
+    """Store each company's number of published reviews and the sum of their ratings
+    (`{company id: (count, rating sum)}`), as the reviews app counted them under
+    `companies_lock_for_reviews` in the same transaction. Nothing the search index holds
+    changes: result cards read the totals with the company's row."""
+    if len(totals) == 1:
+        ((company_id, (count, rating_sum)),) = totals.items()
+        Company.objects.filter(pk=company_id).update(
+            review_count=count, review_rating_sum=rating_sum
+        )
+        return
+    rows = [
+        Company(pk=company_id, review_count=count, review_rating_sum=rating_sum)
+        for company_id, (count, rating_sum) in sorted(totals.items())
+    ]
+    Company.objects.bulk_update(rows, ["review_count", "review_rating_sum"])

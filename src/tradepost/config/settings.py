@@ -69,9 +69,12 @@ INSTALLED_APPS = [
     "tradepost.companies",
     "tradepost.membership",
     "tradepost.catalog",
+    "tradepost.imports",
+    "tradepost.screening",
     "tradepost.search",
     "tradepost.sourcing",
     "tradepost.messaging",
+    "tradepost.reviews",
     "tradepost.trust",
     "tradepost.notify",
     "tradepost.insights",
@@ -235,10 +238,18 @@ TRADEPOST_INDEX_DIR = env.path("TRADEPOST_INDEX_DIR", HOME / "index")
 # still in its transaction) before it skips the hole, and keeps applied rows this long.
 TRADEPOST_SEARCH_OUTBOX_HOLE_SECONDS = env.float("TRADEPOST_SEARCH_OUTBOX_HOLE_SECONDS", 600)
 TRADEPOST_SEARCH_OUTBOX_RETENTION_HOURS = env.float("TRADEPOST_SEARCH_OUTBOX_RETENTION_HOURS", 24)
+# A listing being published at least this alike (estimated Jaccard similarity of its analysed
+# title and product codes) to one its company has published is shown to the supplier as a
+# likely duplicate first (search.duplicates, ADR 0024); 0 turns the check off.
+TRADEPOST_DUPLICATE_SIMILARITY = env.float("TRADEPOST_DUPLICATE_SIMILARITY", 0.48)
 
 # --- sourcing and messaging limits (operator settings) ------------------------------------
 TRADEPOST_RFQ_QUOTE_LIMIT = env.int("TRADEPOST_RFQ_QUOTE_LIMIT", 10)
 TRADEPOST_MONTHLY_QUOTE_QUOTA = env.int("TRADEPOST_MONTHLY_QUOTE_QUOTA", 20)
+# Minutes after a buying request is posted when matching suppliers without a first look are
+# told of it; a plan's `early_look_minutes` (Gold: 60) tells its suppliers that much sooner.
+# 0: everyone at once. The request is public all along (sourcing.first_look, ADR 0026).
+TRADEPOST_FIRST_LOOK_MINUTES = env.int("TRADEPOST_FIRST_LOOK_MINUTES", 60)
 TRADEPOST_ATTACHMENT_MAX_BYTES = env.int("TRADEPOST_ATTACHMENT_MAX_BYTES", 10 * 1024 * 1024)
 TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES = env.int(
     "TRADEPOST_MESSAGE_ATTACHMENT_MAX_BYTES", 5 * 1024 * 1024
@@ -248,6 +259,22 @@ TRADEPOST_MESSAGE_MAX_ATTACHMENTS = env.int("TRADEPOST_MESSAGE_MAX_ATTACHMENTS",
 # files per request.
 TRADEPOST_VERIFICATION_MAX_BYTES = env.int("TRADEPOST_VERIFICATION_MAX_BYTES", 10 * 1024 * 1024)
 TRADEPOST_VERIFICATION_MAX_FILES = env.int("TRADEPOST_VERIFICATION_MAX_FILES", 10)
+# Catalogue uploads (docs/operations.md, "Catalogue import and export"): the sheet's size and
+# rows, what an XLSX file or a ZIP of pictures may unpack to, the ZIP's size and files; files
+# of up to TRADEPOST_IMPORT_INLINE_ROWS rows are checked and imported during the request, larger
+# ones by the worker, which picks up an import with no progress for
+# TRADEPOST_IMPORT_STALLED_MINUTES again from its checkpoint.
+TRADEPOST_IMPORT_MAX_BYTES = env.int("TRADEPOST_IMPORT_MAX_BYTES", 50 * 1024 * 1024)
+TRADEPOST_IMPORT_MAX_ROWS = env.int("TRADEPOST_IMPORT_MAX_ROWS", 100_000)
+TRADEPOST_IMPORT_MAX_UNPACKED_BYTES = env.int(
+    "TRADEPOST_IMPORT_MAX_UNPACKED_BYTES", 1024 * 1024 * 1024
+)
+TRADEPOST_IMPORT_PICTURES_MAX_BYTES = env.int(
+    "TRADEPOST_IMPORT_PICTURES_MAX_BYTES", 200 * 1024 * 1024
+)
+TRADEPOST_IMPORT_PICTURES_MAX_FILES = env.int("TRADEPOST_IMPORT_PICTURES_MAX_FILES", 5_000)
+TRADEPOST_IMPORT_INLINE_ROWS = env.int("TRADEPOST_IMPORT_INLINE_ROWS", 1_000)
+TRADEPOST_IMPORT_STALLED_MINUTES = env.int("TRADEPOST_IMPORT_STALLED_MINUTES", 10)
 TRADEPOST_INQUIRIES_PER_HOUR = env.int("TRADEPOST_INQUIRIES_PER_HOUR", 20)
 TRADEPOST_MESSAGES_PER_HOUR = env.int("TRADEPOST_MESSAGES_PER_HOUR", 120)
 # Reports (of listings, companies, requests, messages) one person may send in 24 hours.
@@ -258,6 +285,13 @@ TRADEPOST_DUPLICATE_MESSAGE_COMPANIES = env.int("TRADEPOST_DUPLICATE_MESSAGE_COM
 # (a client may ask for five times as many resets, to different addresses).
 TRADEPOST_SIGNUPS_PER_HOUR = env.int("TRADEPOST_SIGNUPS_PER_HOUR", 10)
 TRADEPOST_PASSWORD_RESETS_PER_HOUR = env.int("TRADEPOST_PASSWORD_RESETS_PER_HOUR", 3)
+# The JSON API's requests per minute, reads (GET) and writes apart: per API token (or
+# signed-in user), and per client address for callers without one; 0 turns a limit off (the
+# tests do, but tests/api/test_rate_limits.py). Counted where the account limits are
+# (`tradepost.api.ratelimits`). An Idempotency-Key is kept this many hours (docs/api.md).
+TRADEPOST_API_READS_PER_MINUTE = env.int("TRADEPOST_API_READS_PER_MINUTE", 300)
+TRADEPOST_API_WRITES_PER_MINUTE = env.int("TRADEPOST_API_WRITES_PER_MINUTE", 60)
+TRADEPOST_IDEMPOTENCY_KEY_HOURS = env.int("TRADEPOST_IDEMPOTENCY_KEY_HOURS", 24)
 
 # --- membership and invoices (operator settings; docs/operations.md) ----------------------
 # Days a renewing paid period keeps its plan after its end while the renewal invoice waits.
@@ -328,6 +362,7 @@ TRADEPOST_PAGE_CACHE_SECONDS = env.int("TRADEPOST_PAGE_CACHE_SECONDS", 30)
 TRADEPOST_INSIGHTS_COUNTING = env.bool("TRADEPOST_INSIGHTS_COUNTING", True)
 # Seconds a server process keeps its counts in memory before writing them (one transaction).
 TRADEPOST_INSIGHTS_FLUSH_SECONDS = env.float("TRADEPOST_INSIGHTS_FLUSH_SECONDS", 5.0)
+
 
 # --- background tasks ---------------------------------------------------------------------
 # The database queue (the default, with or without Redis) is durable wherever the database

@@ -1,10 +1,9 @@
 """Settings for the test suite: the site's settings with test defaults.
 
-A separate data folder, a fixed key, tasks run in-process, no page cache (the tests that
-check it turn it on), insight counts written at once, fast password hashing and static files
-served from the apps. The
-defaults go into the environment, so a server or command a test starts gets them too; a
-variable already set wins.
+A separate data folder, a fixed key, tasks run in-process, no page cache and no API rate
+limits (the tests that check them turn them on), insight counts written at once, fast
+password hashing and static files served from the apps. The defaults go into the
+environment, so a server or command a test starts gets them too; a variable already set wins.
 """
 
 from __future__ import annotations
@@ -18,6 +17,10 @@ for _name, _value in {
     "TRADEPOST_PAGE_CACHE_SECONDS": "0",
     # Counts are written at once, so a test reads what it just caused.
     "TRADEPOST_INSIGHTS_FLUSH_SECONDS": "0",
+    # No API rate limits (tests/api/test_rate_limits.py turns them on): no test waits or
+    # fails for having sent many requests, and no count is written per request.
+    "TRADEPOST_API_READS_PER_MINUTE": "0",
+    "TRADEPOST_API_WRITES_PER_MINUTE": "0",
 }.items():
     os.environ.setdefault(_name, _value)
 

@@ -40,6 +40,20 @@ def one_line(value: str) -> str:
     return _WHITESPACE.sub(" ", value).strip()
 
 
+#: The longest name of an uploaded file kept (`clean_file_name`).
+FILE_NAME_MAX_LENGTH = 200
+
+
+def clean_file_name(value: Any, *, default: str = "document") -> str:
+    """The name a file was sent as, fit to show and to store: its last path part, unpaired
+    surrogates replaced, control characters (NUL included) dropped, on one line, at most
+    `FILE_NAME_MAX_LENGTH` characters (the end, with the extension, kept)."""
+    name = str(value or "").replace("\\", "/").rsplit("/", 1)[-1]
+    name = name.encode("utf-8", "replace").decode("utf-8")
+    name = one_line("".join(char for char in name if char.isprintable() or char == " "))
+    return name[-FILE_NAME_MAX_LENGTH:] or default
+
+
 def decimal_or_none(value: Any) -> Decimal | None:
     """A finite number from a string ("1,250.5"), an int or a float; None when empty.
     Raises ValueError for anything else (booleans, NaN, infinity, words)."""

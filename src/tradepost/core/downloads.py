@@ -1,10 +1,11 @@
-"""Serving a file a user uploaded (a message or a buying request attachment), for the pages
-and the API alike."""
+"""Serving a file a user uploaded (a message or a buying request attachment) or one the site
+made (an invoice's PDF, a catalogue export), for the pages and the API alike."""
 
 from __future__ import annotations
 
 from django.db.models.fields.files import FieldFile
-from django.http import FileResponse
+from django.http import FileResponse, HttpResponse
+from django.utils.http import content_disposition_header
 
 
 def uploaded_file_response(
@@ -15,6 +16,23 @@ def uploaded_file_response(
     response = FileResponse(
         file.open("rb"), content_type=content_type, as_attachment=as_attachment, filename=name
     )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def pdf_response(data: bytes, name: str) -> HttpResponse:
+    """A PDF the site drew (an invoice) as a download named `name`: never sniffed, never kept
+    by a shared cache (it holds a company's billing details)."""
+    return file_download(data, name=name, content_type="application/pdf")
+
+
+def file_download(data: bytes, *, name: str, content_type: str) -> HttpResponse:
+    """A file the site made (an invoice's PDF, a catalogue export) as a download named
+    `name`: never sniffed, never kept by a shared cache (it holds a company's own data)."""
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, name)
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
     response["Cache-Control"] = "private, no-store"

@@ -9,7 +9,9 @@ not-found classes). Each carries:
 - `message_dict`: the messages per field, `{field: [message, ...]}`, the ones about the
   request as a whole under `NON_FIELD` ("__all__"), every message already in the user's
   language (gettext when the error is raised);
-- `message`: all of them in one line, for a flash message or a problem's `detail`.
+- `message`: all of them in one line, for a flash message or a problem's `detail`;
+- `extensions`: what else a client needs to act on the refusal, JSON-ready (RFC 9457
+  extension members: a likely duplicate's id and page), empty for most.
 
 The API maps the family once (`api/problems.py`, one exception handler in `api/urls.py`) and
 the web pages once (`web/refusals.py`); nothing else translates these errors.
@@ -76,6 +78,7 @@ class DomainError(Exception):
         message: str | Mapping[str, str | Iterable[str]],
         *,
         field: str | None = None,
+        extensions: Mapping[str, Any] | None = None,
     ) -> None:
         if isinstance(message, Mapping):
             self.message_dict = {
@@ -85,6 +88,7 @@ class DomainError(Exception):
         else:
             self.message_dict = {field or NON_FIELD: [str(message)]}
         self.code = code
+        self.extensions = dict(extensions or {})
         super().__init__(self.message)
 
     @classmethod

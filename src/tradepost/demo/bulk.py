@@ -145,7 +145,7 @@ _PRODUCT_FIELDS = [
     "keywords", "attributes", "moq", "moq_unit", "price_min", "price_max", "currency",
     "incoterms", "port_of_loading", "payment_terms", "lead_time_days", "supply_capacity",
     "supply_capacity_unit", "hs_code", "origin_country", "status", "published_at",
-    "created_at", "updated_at",
+    "created_at", "updated_at", "sku",
 ]  # fmt: skip
 
 
@@ -377,6 +377,7 @@ def _add_rows(
             when,
             when,
             when,
+            "",  # no SKU: generated listings are not imported from a supplier's sheet
         )
     )
     for translation in item.translations:

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
+from tradepost.catalog.duplicates import fingerprints_store_published
 from tradepost.catalog.models import (
     Product,
     ProductImage,
@@ -41,6 +42,7 @@ from tradepost.demo.generator import (
 )
 from tradepost.demo.images import StoredPicture, hex_to_rgb, store_picture
 from tradepost.demo.memberships import SILVER, past_periods, plan_memberships
+from tradepost.demo.reviews import AwardFacts, plan_reviews
 from tradepost.demo.selectors import database_has_data, demo_users, leaf_categories
 from tradepost.demo.sourcing import (
     AWARDED,
@@ -58,6 +60,8 @@ from tradepost.membership.selectors import grace_days
 from tradepost.messaging.models import Conversation, ConversationRead, Message
 from tradepost.messaging.services import body_fingerprint
 from tradepost.notify.models import Notification, NotificationKind
+from tradepost.reviews.models import Review
+from tradepost.reviews.services import PastReview, reviews_record_history
 from tradepost.search.outbox import OutboxKind, record_changes
 from tradepost.sourcing.models import (
     BuyingRequest,
@@ -96,6 +100,7 @@ class DemoResult:
     quotations: int = 0
     conversations: int = 0
     membership_periods: int = 0
+    reviews: int = 0
 
 
 def demo_password(role: str) -> str:
@@ -217,6 +222,7 @@ def demo_load(
         quotations=sum(len(r.quotations) for r in requests),
         conversations=sum(len(r.conversations) for r in requests),
         membership_periods=periods,
+        reviews=Review.objects.count(),
     )
 
 
@@ -231,12 +237,51 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[Re
     # The search index learns about the new listings and suppliers through its outbox.
     record_changes(kind=OutboxKind.COMPANY, object_ids=[company.pk for company in companies])
     record_changes(kind=OutboxKind.PRODUCT, object_ids=[product.pk for product in product_rows])
+    # Duplicate detection compares new listings with these (ADR 0024).
+    fingerprints_store_published(product_rows)
 
     people = [owners[spec.owner.email] for spec in plan.companies]
     _write_sourcing(requests, companies=companies, people=people, now=now)
     _write_counters(plan, companies=companies, product_rows=product_rows, now=now)
     operator = next(login for login in plan.logins if login.role == "operator")
+    _write_reviews(plan, demo_buyer=companies[DEMO_BUYER], operator=owners[operator.email], now=now)
     return _write_memberships(plan, companies=companies, operator=owners[operator.email])
+
+
+def _write_reviews(plan: DemoPlan, *, demo_buyer: Company, operator: User, now: datetime) -> None:
+    """The buyers' reviews of the suppliers they awarded (`demo.reviews`), written through the
+    reviews app's service for a recorded past (the suppliers' totals with them)."""
+    awarded = list(
+        Quotation.objects.filter(status=QuotationStatus.AWARDED, request__closed_at__isnull=False)
+        .select_related("request__buyer", "supplier")
+        .order_by("pk")
+    )
+    facts = [
+        AwardFacts(
+            quotation_id=quotation.pk,
+            closed_at=quotation.request.closed_at,
+            buyer_language=quotation.request.original_language,
+            supplier_language=quotation.supplier.original_language,
+            demo_buyer=quotation.request.buyer_id == demo_buyer.pk,
+        )
+        for quotation in awarded
+        if quotation.request.closed_at is not None
+    ]
+    by_id = {quotation.pk: quotation for quotation in awarded}
+    reviews_record_history(
+        actor=operator,
+        reviews=[
+            PastReview(
+                quotation=by_id[review.quotation_id],
+                rating=review.rating,
+                text=review.text,
+                written_at=review.written_at,
+                reply=review.reply,
+                replied_at=review.replied_at,
+            )
+            for review in plan_reviews(seed=plan.seed, awards=facts, now=now)
+        ],
+    )
 
 
 def _silver_plan(operator: User) -> Plan:

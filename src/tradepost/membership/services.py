@@ -56,6 +56,7 @@ from tradepost.membership.payments import DEFAULT_PROVIDER, provider
 from tradepost.membership.proration import add_months, credit_for
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.services import absolute_url, notification_create, queue_email
+from tradepost.search.outbox import OutboxKind, record_change, record_changes
 
 #: Days before a period's end when its managers are reminded, each once.
 REMINDER_DAYS = (30, 7, 1)
@@ -268,6 +269,16 @@ def _void_pending(company: Company, *, now: datetime) -> None:
         )
 
 
+# --- the search documents ---------------------------------------------------------------------
+
+
+def _badge_may_change(company_id: int) -> None:
+    """The company's plan or its periods changed, and with them perhaps its Gold Supplier
+    badge (`badges`): its search documents are built again, through the outbox, in this
+    transaction."""
+    record_change(kind=OutboxKind.COMPANY, object_id=company_id)
+
+
 # --- subscribing, changing, cancelling --------------------------------------------------------
 
 
@@ -336,6 +347,7 @@ def _wrong_action(kind: str) -> str:
 def _resume(actor: Any, current: Subscription) -> Subscription:
     current.auto_renew = True
     current.save(update_fields=["auto_renew"])
+    _badge_may_change(current.company_id)
     return current
 
 
@@ -357,6 +369,7 @@ def subscription_cancel(*, actor: Any, company: Company) -> Subscription:
     if following is not None:  # paid ahead: it runs, and ends without renewing too
         following.auto_renew = False
         following.save(update_fields=["auto_renew"])
+    _badge_may_change(company.pk)
     return current
 
 
@@ -378,6 +391,7 @@ def _mark_paid(invoice: Invoice, *, actor: Any, now: datetime) -> None:
             company_id=subscription.company_id, status=SubscriptionStatus.ACTIVE
         ).exclude(pk=subscription.pk)
         replaced.update(status=SubscriptionStatus.REPLACED, closed_at=now)
+    _badge_may_change(subscription.company_id)
     _tell_managers(
         subscription,
         kind=NotificationKind.MEMBERSHIP_PAID,
@@ -620,6 +634,9 @@ def _close(subscription: Subscription, status: str, *, now: datetime) -> None:
     subscription.status = status
     subscription.closed_at = now
     subscription.save(update_fields=["status", "closed_at"])
+    # The badge's last day is in the documents already; built again all the same, so that
+    # nothing of the closed period outlives it in the index.
+    _badge_may_change(subscription.company_id)
 
 
 def membership_jobs_run(*, today: date | None = None) -> dict[str, int]:
@@ -661,6 +678,8 @@ def plan_save_by_operator(*, actor: Any, plan: Plan) -> Plan:
     plan.currency = plan.currency.upper()
     plan.full_clean()
     plan.save()
+    if stored is not None and stored.verified_badge_eligible != plan.verified_badge_eligible:
+        _plan_badge_changed(plan)
     audit_record(
         actor=actor,
         action="plan.change" if stored is not None else "plan.create",
@@ -668,6 +687,19 @@ def plan_save_by_operator(*, actor: Any, plan: Plan) -> Plan:
         changes=field_changes(before, snapshot(plan, PLAN_AUDITED), PLAN_AUDITED),
     )
     return plan
+
+
+def _plan_badge_changed(plan: Plan) -> None:
+    """The plan gives the Gold Supplier badge now, or no longer: the verified companies on it
+    (on the default plan: every verified company) are indexed again."""
+    companies = Company.objects.filter(is_verified=True)
+    if not plan.is_default:
+        companies = companies.filter(
+            subscriptions__plan=plan, subscriptions__status=SubscriptionStatus.ACTIVE
+        )
+    record_changes(
+        kind=OutboxKind.COMPANY, object_ids=companies.values_list("pk", flat=True).distinct()
+    )
 
 
 # --- a recorded past (the demo, an import) ----------------------------------------------------
@@ -873,6 +905,7 @@ def subscriptions_record_history(
     ]
     rows = _past_subscriptions(periods, outcomes, now=now)
     _past_invoices(periods, rows, actor=actor)
+    record_changes(kind=OutboxKind.COMPANY, object_ids=sorted({p.company.pk for p in periods}))
     counts = Counter(period.company.pk for period in periods)
     for company in {period.company.pk: period.company for period in periods}.values():
         audit_record(

@@ -32,6 +32,10 @@ class NotificationKind(models.TextChoices):
     MEMBERSHIP_ENDING = "membership_ending", _("Membership ending soon")
     MEMBERSHIP_EXPIRED = "membership_expired", _("Membership ended")
     MEMBERSHIP_PAID = "membership_paid", _("Membership payment received")
+    # For the reviews app (params: "company", the other company's name in the reader's
+    # language; "subject", the buying request's title; "rating", 1-5, for a new review):
+    REVIEW_RECEIVED = "review_received", _("New review")
+    REVIEW_REPLIED = "review_replied", _("Reply to your review")
 
 
 class Notification(models.Model):

@@ -84,6 +84,11 @@ def notification_text(notification: Notification) -> str:
     if notification.kind == NotificationKind.QUOTATION_NOT_SELECTED:
         return _("Another quotation was chosen for “%(subject)s”.") % {"subject": subject}
     if notification.kind == NotificationKind.REQUEST_MATCHED:
+        if params.get("first_look"):
+            # A plan's first look (sourcing.first_look): told before the other suppliers.
+            return _("First look: a new buying request matches your products: %(subject)s") % {
+                "subject": subject
+            }
         return _("A new buying request matches your products: %(subject)s") % {"subject": subject}
     if notification.kind == NotificationKind.REQUEST_EXPIRING:
         return _("Your buying request “%(subject)s” closes soon.") % {"subject": subject}
@@ -100,6 +105,17 @@ def notification_text(notification: Notification) -> str:
         return MODERATION_TEXTS[notification.kind]() % {
             "subject": subject,
             "reason": str(params.get("reason", "")),
+        }
+    if notification.kind == NotificationKind.REVIEW_RECEIVED:
+        return _("%(company)s reviewed your company for “%(subject)s”: %(rating)s out of 5.") % {
+            "company": company,
+            "subject": subject,
+            "rating": str(params.get("rating", "")),
+        }
+    if notification.kind == NotificationKind.REVIEW_REPLIED:
+        return _("%(company)s replied to your review of “%(subject)s”.") % {
+            "company": company,
+            "subject": subject,
         }
     if notification.kind in MEMBERSHIP_TEXTS:
         return MEMBERSHIP_TEXTS[notification.kind]() % {

@@ -10,7 +10,12 @@ An archive (`tradepost-backup-<UTC time>.tar.gz`) holds, in this order:
 - `media/...`: the uploaded files (MEDIA_ROOT);
 - `secret_key`: only when asked for (`--include-secret-key`).
 
-The search index is left out: it is rebuilt from the database after a restore.
+The search index is left out: it is rebuilt from the database after a restore. So are the
+private files (`private_roots`: verification documents under TRADEPOST_PRIVATE_ROOT, message
+attachments), deliberately, even when a setting puts them inside MEDIA_ROOT: they may be read
+only by their company and the operators, and an archive of public media is copied and kept
+with less care. They are backed up separately, encrypted (docs/operations.md, "Backups"), and
+a restore leaves them where they are.
 
 The database is copied before the media, so a file uploaded during the backup is at worst
 present without a row pointing to it, never the other way round. An archive is written
@@ -52,6 +57,7 @@ from django.db.migrations.recorder import MigrationRecorder
 from tradepost.accounts.models import User
 from tradepost.catalog.models import Product
 from tradepost.companies.models import Company
+from tradepost.messaging.models import PrivateAttachmentStorage
 from tradepost.search import selectors
 
 #: Version of the archive layout; a restore refuses archives with a larger number.
@@ -269,19 +275,38 @@ def _dump_postgresql(settings_dict: dict[str, Any], destination: Path) -> None:
     _run_postgres_client(command, settings_dict, action="pg_dump could not copy the database")
 
 
+def private_roots() -> list[Path]:
+    """The folders of files only their company and the operators may read: the private root
+    (verification documents) and the message attachments' folder. Never in an archive."""
+    roots = [Path(settings.TRADEPOST_PRIVATE_ROOT), Path(PrivateAttachmentStorage().location)]
+    return [root.resolve() for root in roots]
+
+
+def _left_out_folders() -> list[Path]:
+    """Folders a media archive never holds (nor a restore empties): the search index and
+    the private files."""
+    return [Path(settings.TRADEPOST_INDEX_DIR).resolve(), *private_roots()]
+
+
+def _is_left_out(path: Path, left_out: list[Path]) -> bool:
+    resolved = path.resolve()
+    return any(resolved == root or root in resolved.parents for root in left_out)
+
+
 def _media_files(media_root: Path) -> Iterator[tuple[Path, int]]:
     """Regular files under the media folder (links and special files are left out), with
-    their sizes, in a stable order. The search index is never part of it."""
+    their sizes, in a stable order. The search index and the private files are never part
+    of it, wherever they are configured."""
     if not media_root.is_dir():
         return
-    index_root = Path(settings.TRADEPOST_INDEX_DIR)
+    left_out = _left_out_folders()
     for folder, subfolders, files in os.walk(media_root):
         subfolders.sort()
         here = Path(folder)
         subfolders[:] = [
             name
             for name in subfolders
-            if not (here / name).is_symlink() and (here / name) != index_root
+            if not (here / name).is_symlink() and not _is_left_out(here / name, left_out)
         ]
         for name in sorted(files):
             path = here / name
@@ -605,9 +630,13 @@ def _other_sessions(connection: Any) -> list[str]:
 
 def _replace_media(staged_media: Path, media_root: Path) -> None:
     """Empty the media folder and move the backup's files in (the folder itself stays, so
-    that it may be a mount point shared between machines)."""
+    that it may be a mount point shared between machines). The search index and the private
+    files stay where they are, should a setting have put them inside it."""
     media_root.mkdir(parents=True, exist_ok=True)
+    left_out = _left_out_folders()
     for entry in list(media_root.iterdir()):
+        if entry.is_dir() and not entry.is_symlink() and _is_left_out(entry, left_out):
+            continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry)
         else:

@@ -1,7 +1,8 @@
 """Jobs the worker runs on a timer (no cron needed on a one-machine install).
 
 Each job is idempotent and safe to run from several workers at once: expiring requests is one
-conditional UPDATE, and each request's "closes soon" notice is claimed by one.
+conditional UPDATE, and each request's "closes soon" notice, and each supplier's alert of a
+matching request, is claimed by one.
 """
 
 from __future__ import annotations
@@ -15,10 +16,14 @@ from datetime import datetime, timedelta
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
+from tradepost.accounts.throttle import throttle_hits_prune
+from tradepost.api.idempotency import idempotency_keys_purge
+from tradepost.imports.services import imports_resume_stalled
 from tradepost.insights.services import counters_prune
 from tradepost.membership.services import membership_jobs_run
 from tradepost.sourcing.responsiveness import refresh_indexed_rates
 from tradepost.sourcing.services import request_expire_due, requests_notify_expiring
+from tradepost.sourcing.tasks import match_alerts_send_due
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +32,12 @@ def _expire_requests() -> None:
     expired = request_expire_due()
     if expired:
         logger.info("expired %d buying requests past their deadline", expired)
+
+
+def _send_match_alerts() -> None:
+    told = match_alerts_send_due()
+    if told:
+        logger.info("told %d people of new matching buying requests (after the first look)", told)
 
 
 def _notify_expiring_requests() -> None:
@@ -59,6 +70,13 @@ def _prune_counters() -> None:
         logger.info("deleted %d daily view and search-word counters past their retention", pruned)
 
 
+def _purge_api_records() -> None:
+    keys = idempotency_keys_purge()
+    hits = throttle_hits_prune()
+    if keys or hits:
+        logger.info("deleted %d expired idempotency keys and %d old rate-limit counts", keys, hits)
+
+
 def _membership_renewals() -> None:
     done = membership_jobs_run()
     if any(done.values()):
@@ -69,13 +87,22 @@ def _membership_renewals() -> None:
         )
 
 
+def _resume_stalled_imports() -> None:
+    queued = imports_resume_stalled()
+    if queued:
+        logger.info("queued again %d catalogue imports a stopped worker left", queued)
+
+
 #: (name, interval in seconds, job)
 JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("expire buying requests", 60.0, _expire_requests),
     ("notify buyers of requests closing soon", 300.0, _notify_expiring_requests),
+    ("alert suppliers of matching requests after the first look", 60.0, _send_match_alerts),
     ("refresh the response rates in the search index", 300.0, _IndexedRates()),
     ("delete old insight counters", 3600.0, _prune_counters),
     ("membership renewals, reminders and expiries", 900.0, _membership_renewals),
+    ("delete expired idempotency keys and rate-limit counts", 3600.0, _purge_api_records),
+    ("resume stalled catalogue imports", 60.0, _resume_stalled_imports),
 ]
 
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from tradepost.search.models import IndexOutbox
+from tradepost.search.models import IndexOutbox, ListingFingerprint
 
 
 @admin.register(IndexOutbox)
@@ -10,6 +10,24 @@ class IndexOutboxAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "object_id", "created_at")
     list_filter = ("kind",)
     ordering = ("-id",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ListingFingerprint)
+class ListingFingerprintAdmin(admin.ModelAdmin):
+    """Read-only view of the duplicate-detection fingerprints (search.duplicates): which
+    listings are compared, whose, and when their text was last fingerprinted."""
+
+    list_display = ("id", "kind", "object_id", "owner_id", "version", "updated_at")
+    list_filter = ("kind", "version")
+    search_fields = ("=object_id", "=owner_id")
+    ordering = ("-id",)
+    exclude = ("signature",)
 
     def has_add_permission(self, request):
         return False

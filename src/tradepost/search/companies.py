@@ -6,7 +6,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from tantivy import Query
 
@@ -16,6 +16,8 @@ from tradepost.core.languages import (
 from tradepost.search import sources
 from tradepost.search.engine import (
     COMPANIES,
+    NO_MARKS,
+    CardMarks,
     TextSearch,
     aggregate,
     any_term,
@@ -106,7 +108,7 @@ def search_companies(
         if with_facets:
             aggregation = aggregate(snap, found.search_query, COMPANY_AGGREGATIONS)
             facets = _company_facets(aggregation, filters, language)
-        hits = _company_hits(found.ranked, language, text.highlight_terms())
+        hits = _company_hits(found.ranked, found.marks, language, text.highlight_terms())
     return CompanySearchResult(
         query=text.analyzed.text,
         total=found.total,
@@ -123,15 +125,21 @@ def search_companies(
 
 
 def _company_hits(
-    ranked: list[tuple[float, int]], language: str, terms: set[str]
+    ranked: list[tuple[float, int]],
+    marks: dict[int, CardMarks],
+    language: str,
+    terms: set[str],
 ) -> list[CompanyHit]:
-    """The page's companies in rank order (any deleted since they were indexed skipped)."""
+    """The page's companies in rank order (any deleted since they were indexed skipped),
+    each with its badge as the index holds it."""
     by_id = sources.companies().objects([doc_id for _score, doc_id in ranked])
+    today = timezone.localdate()
     return [
         CompanyHit(
             company=by_id[doc_id],
             score=score,
             name_html=highlight_html(by_id[doc_id].name_for(language), terms),
+            gold_badge=marks.get(doc_id, NO_MARKS).gold_badge(today),
         )
         for score, doc_id in ranked
         if doc_id in by_id

@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -90,6 +90,9 @@ class CompanyRecord:
     #: Share of buyers' asks answered within 24 hours (messaging.selectors, ADR 0007);
     #: None when nobody has asked yet.
     response_rate: float | None = None
+    #: The last day the company carries the Gold Supplier badge (membership.badges); None
+    #: when it carries none today.
+    badge_until: date | None = None
 
 
 @dataclass
@@ -299,15 +302,18 @@ def sql_in(model: type[Model], name: str, count: int) -> str:
 
 
 def load_companies(ids: Iterable[int]) -> dict[int, CompanyRecord]:
-    """Companies by id, with their response rates as suppliers."""
+    """Companies by id, with their response rates as suppliers and their badges."""
     found = sources.companies().load(ids)
     _attach_response_rates(found)
+    _attach_badges(found)
     return found
 
 
 def iter_companies(*, chunk_size: int = 2000) -> Iterator[list[CompanyRecord]]:
     for chunk in sources.companies().chunks(chunk_size):
-        _attach_response_rates({record.id: record for record in chunk})
+        by_id = {record.id: record for record in chunk}
+        _attach_response_rates(by_id)
+        _attach_badges(by_id)
         yield chunk
 
 
@@ -319,6 +325,18 @@ def _attach_response_rates(companies: dict[int, CompanyRecord]) -> None:
             record = companies.get(company_id)
             if record is not None:
                 record.response_rate = rate
+
+
+def _attach_badges(companies: dict[int, CompanyRecord]) -> None:
+    """The last day of each verified company's Gold Supplier badge (only verified companies
+    can carry one, so the others are not asked about)."""
+    ids = [company_id for company_id, record in companies.items() if record.is_verified]
+    for start in range(0, len(ids), IDS_PER_STATEMENT):
+        chunk = ids[start : start + IDS_PER_STATEMENT]
+        for company_id, last_day in sources.badges(chunk).items():
+            record = companies.get(company_id)
+            if record is not None:
+                record.badge_until = last_day
 
 
 def load_published_products(ids: Iterable[int]) -> dict[int, ProductRecord]:

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from tantivy import FieldType, Occur, Order, Query, Searcher
@@ -221,9 +222,42 @@ def aggregate(snap: Snapshot, query: Query, aggregations: dict[str, Any]) -> dic
     return result
 
 
-#: A page of hits: (total, [(score, id)], {id: response rate}). The rates are read with the
-#: ids (supplier responsiveness on product cards; empty where not read).
-Page = tuple[int, list[tuple[float, int]], dict[int, float | None]]
+@dataclass(frozen=True)
+class CardMarks:
+    """What a result card shows straight from the index, without a database query: the
+    supplier's response rate (0-1; None when nobody asked yet) and the last day (an
+    ordinal) of its Gold Supplier badge (None: no badge)."""
+
+    response_rate: float | None = None
+    badge_until: int | None = None
+
+    def gold_badge(self, today: date) -> bool:
+        return self.badge_until is not None and self.badge_until >= today.toordinal()
+
+
+NO_MARKS = CardMarks()
+
+
+def card_marks(s: Searcher, addresses: list[Any]) -> tuple[list[Any], dict[int, CardMarks]]:
+    """The ids of the documents at `addresses` (None for a gap) and their cards' marks."""
+    if not addresses:
+        return [], {}
+    ids = s.fast_field_values("id", addresses)
+    rates = s.fast_field_values("response_rate", addresses)
+    badges = s.fast_field_values("badge_until", addresses)
+    marks = {
+        int(doc_id): CardMarks(
+            None if rate is None else float(rate), None if badge is None else int(badge)
+        )
+        for doc_id, rate, badge in zip(ids, rates, badges, strict=True)
+        if doc_id is not None
+    }
+    return ids, marks
+
+
+#: A page of hits: (total, [(score, id)], {id: its card's marks}). The marks are read with
+#: the ids (empty where not read: the "newest" order).
+Page = tuple[int, list[tuple[float, int]], dict[int, CardMarks]]
 
 
 def run_page(
@@ -241,21 +275,14 @@ def run_page(
         result = s.search(query, limit, count=True, offset=offset, weight_by_field="boost")
     else:
         result = s.search(query, limit, True, "boost", offset, Order.Desc)
-    addresses = [address for _score, address in result.hits]
-    ids = s.fast_field_values("id", addresses) if addresses else []
-    rates = s.fast_field_values("response_rate", addresses) if addresses else []
+    ids, marks = card_marks(s, [address for _score, address in result.hits])
     total = int(result.count or 0)  # type: ignore[attr-defined]  # missing from the stubs
     ranked = [
         (float(score), int(doc_id))
         for (score, _address), doc_id in zip(result.hits, ids, strict=True)
         if doc_id is not None
     ]
-    by_id = {
-        int(doc_id): None if rate is None else float(rate)
-        for doc_id, rate in zip(ids, rates, strict=True)
-        if doc_id is not None
-    }
-    return total, ranked, by_id
+    return total, ranked, marks
 
 
 def text_total(s: Searcher, total: int, scored: Query | None, base: list[Query] | None) -> int:
@@ -495,7 +522,7 @@ class Found:
     scored: Query | None
     total: int
     ranked: list[tuple[float, int]]
-    rates: dict[int, float | None]
+    marks: dict[int, CardMarks]
 
 
 def find(
@@ -524,7 +551,7 @@ def find(
         if before_run is not None:
             before_run(search_query, scored)
         order = sort if scored is not None else (sort_without_text or sort)
-        total, ranked, rates = run_page(
+        total, ranked, marks = run_page(
             snap.searcher,
             search_query,
             sort=order,
@@ -538,7 +565,7 @@ def find(
         if wider is None:
             break
         breadth = wider
-    return Found(search_query, scored, total, ranked, rates)
+    return Found(search_query, scored, total, ranked, marks)
 
 
 def category_facet_field(category_id: int | None, tree: CategoryTree) -> str | None:

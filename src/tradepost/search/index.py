@@ -22,7 +22,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ from tradepost.search.facetkeys import (
 logger = logging.getLogger(__name__)
 
 #: Bump when the schema or the way documents are built changes; a new folder is built.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 KIND_PRODUCT = "product"
 KIND_COMPANY = "company"
@@ -121,6 +121,9 @@ def build_schema() -> tantivy.Schema:
     sb.add_float_field("quality", fast=True)
     # The supplier's response rate (0-1; absent when nobody has asked it anything yet).
     sb.add_float_field("response_rate", fast=True)
+    # The last day (a proleptic ordinal, `date.toordinal`) the company carries the Gold
+    # Supplier badge; absent when it carries none. Cards compare it with today.
+    sb.add_integer_field("badge_until", fast=True)
     sb.add_float_field("boost", fast=True)
     # Buying requests: quantity wanted, and when quotations close (microseconds).
     sb.add_float_field("quantity", indexed=True, fast=True)
@@ -425,6 +428,11 @@ def suggestion_key(text: str) -> str:
     return key.strip()
 
 
+def badge_day(value: date | None) -> int | None:
+    """A badge's last day as the index keeps it (an ordinal; None: no badge)."""
+    return value.toordinal() if value is not None else None
+
+
 def _microseconds(value: datetime | None) -> int:
     return int(value.timestamp() * 1_000_000) if value else 0
 
@@ -592,6 +600,7 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         PUBLISHED_SORT_FIELD: _microseconds(record.published_at or record.updated_at),
         "quality": quality,
         "response_rate": record.company.response_rate,
+        "badge_until": badge_day(record.company.badge_until),
         "boost": rank_boost(quality, record.company.response_rate),
     }
     for node in lineage[: MAX_CATEGORY_DEPTH + 1]:
@@ -630,6 +639,7 @@ def company_fields(record: CompanyRecord) -> Fields:
         "language": record.original_language or None,
         "business_types": list(dict.fromkeys(record.business_types)),
         "response_rate": record.response_rate,
+        "badge_until": badge_day(record.badge_until),
         "quality": quality,
         "boost": rank_boost(quality),
     }

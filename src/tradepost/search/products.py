@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from tantivy import FieldType, Query, Searcher
@@ -20,11 +20,14 @@ from tradepost.core.languages import (
 from tradepost.search import sources
 from tradepost.search.documents import MAX_CATEGORY_DEPTH, CategoryTree
 from tradepost.search.engine import (
+    NO_MARKS,
     PRODUCTS,
+    CardMarks,
     PendingCounts,
     TextSearch,
     any_term,
     bucket_counts,
+    card_marks,
     category_facet_field,
     category_tree,
     combine,
@@ -357,7 +360,7 @@ def search_products(
             )
             for score, card in _hydrate_products(found.ranked, language)
         ]
-        _attach_response_rates(plan.snap.searcher, hits, found.rates)
+        _attach_marks(plan.snap.searcher, hits, found.marks)
         facets = [
             facet
             for counts in pending
@@ -379,26 +382,21 @@ def search_products(
     )
 
 
-def _attach_response_rates(
-    s: Searcher, hits: list[ProductHit], known: dict[int, float | None]
-) -> None:
-    """The suppliers' response rates for the page's cards, as the index holds them (the
-    value that ranked them; no database query): read with the page's ids, else (the
-    "newest" order) looked up by each listing's unique key."""
+def _attach_marks(s: Searcher, hits: list[ProductHit], known: dict[int, CardMarks]) -> None:
+    """The suppliers' response rates and Gold Supplier badges for the page's cards, as the
+    index holds them (the rate is the value that ranked them; no database query): read with
+    the page's ids, else (the "newest" order) looked up by each listing's unique key."""
     if not hits:
         return
-    rates = dict(known)
-    missing = [hit.product.pk for hit in hits if hit.product.pk not in rates]
+    marks = dict(known)
+    missing = [hit.product.pk for hit in hits if hit.product.pk not in marks]
     if missing:
         query = any_of([term("key", product_key(pk)) for pk in missing])
         found = s.search(query, len(missing) * 2, False).hits
-        addresses = [address for _score, address in found]
-        if addresses:
-            ids = s.fast_field_values("id", addresses)
-            values = s.fast_field_values("response_rate", addresses)
-            for doc_id, rate in zip(ids, values, strict=True):
-                if doc_id is not None:
-                    rates[int(doc_id)] = None if rate is None else float(rate)
+        marks.update(card_marks(s, [address for _score, address in found])[1])
+    today = timezone.localdate()
     for hit in hits:
-        rate = rates.get(hit.product.pk)
+        mark = marks.get(hit.product.pk, NO_MARKS)
+        rate = mark.response_rate
         hit.response_rate_percent = None if rate is None else round(float(rate) * 100)
+        hit.gold_badge = mark.gold_badge(today)

@@ -47,6 +47,8 @@ class ProductHit:
     title_html: SafeString
     #: The supplier's response rate in percent (ADR 0007), None when nobody asked yet.
     response_rate_percent: int | None = None
+    #: The supplier carries the Gold Supplier badge today (read from the index).
+    gold_badge: bool = False
 
 
 @dataclass(kw_only=True)
@@ -85,6 +87,8 @@ class CompanyHit:
     company: Company
     score: float
     name_html: SafeString
+    #: The company carries the Gold Supplier badge today (read from the index).
+    gold_badge: bool = False
 
 
 @dataclass(kw_only=True)

@@ -3,15 +3,16 @@
 The engine imports no domain app (docs/adr/0016-search-sources.md). Each app with searchable
 objects registers what it owns in its `AppConfig.ready()`: the companies app its companies,
 the catalogue its products and categories, sourcing its buying requests and the suppliers'
-response rates. The indexer, `tradepost reindex` and its check read through these, so a
-document built by any of them is the same.
+response rates, membership the last day of each company's Gold Supplier badge. The indexer,
+`tradepost reindex` and its check read through these, so a document built by any of them is
+the same.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ImproperlyConfigured
@@ -86,6 +87,8 @@ class _Registry:
     requests: RequestSource | None = None
     #: Each supplier's share of asks answered in time (None: nobody asked yet).
     response_rates: Callable[[list[int]], dict[int, float | None]] | None = None
+    #: The last day each company carries the Gold Supplier badge (absent: no badge today).
+    badges: Callable[[list[int]], dict[int, date]] | None = None
 
 
 _registry = _Registry()
@@ -97,6 +100,7 @@ def register(
     products: ProductSource | None = None,
     requests: RequestSource | None = None,
     response_rates: Callable[[list[int]], dict[int, float | None]] | None = None,
+    badges: Callable[[list[int]], dict[int, date]] | None = None,
 ) -> None:
     """Called by the apps' `ready()`; registering a kind again replaces it."""
     for name, value in (
@@ -104,6 +108,7 @@ def register(
         ("products", products),
         ("requests", requests),
         ("response_rates", response_rates),
+        ("badges", badges),
     ):
         if value is not None:
             setattr(_registry, name, value)
@@ -133,3 +138,10 @@ def response_rates(company_ids: list[int]) -> dict[int, float | None]:
     if _registry.response_rates is None or not company_ids:
         return {}
     return _registry.response_rates(company_ids)
+
+
+def badges(company_ids: list[int]) -> dict[int, date]:
+    """The registered badges' last days (none registered: no badges)."""
+    if _registry.badges is None or not company_ids:
+        return {}
+    return _registry.badges(company_ids)

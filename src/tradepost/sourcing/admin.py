@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 
-from tradepost.sourcing.models import BuyingRequest, Quotation, QuoteUsage
+from tradepost.sourcing.models import BuyingRequest, MatchAlert, Quotation, QuoteUsage
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -42,3 +42,16 @@ class QuotationAdmin(ReadOnlyAdmin):
 class QuoteUsageAdmin(ReadOnlyAdmin):
     list_display = ("company", "month", "count")
     raw_id_fields = ("company",)
+
+
+@admin.register(MatchAlert)
+class MatchAlertAdmin(ReadOnlyAdmin):
+    """The alerts of new matching requests: who is told when (the first look), and when it
+    went out (the worker's timer sends the delayed ones)."""
+
+    list_display = ("request", "company", "first_look", "due_at", "sent_at", "recipients")
+    list_filter = ("first_look", ("sent_at", admin.EmptyFieldListFilter))
+    search_fields = ("request__title", "company__legal_name")
+    list_select_related = ("request", "company")
+    raw_id_fields = ("request", "company")
+    date_hierarchy = "due_at"

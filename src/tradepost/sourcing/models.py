@@ -244,3 +244,47 @@ class RequestConversation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.conversation_id} about {self.request_id}"
+
+
+class MatchAlert(models.Model):
+    """One supplier company to be told about a new buying request that matches its products
+    (`sourcing.tasks`): a row per company, written when the request is matched, due at once
+    for a plan with a first look (Gold) and `TRADEPOST_FIRST_LOOK_MINUTES` after the request
+    was posted for the others (`sourcing.first_look`). The rows are the durable queue of the
+    delayed alerts (the worker's timer sends those due); each is sent once, whichever worker
+    gets there first: `sent_at` is claimed by a conditional UPDATE. The request itself is
+    public all along, and anyone may quote on it at any time."""
+
+    request = models.ForeignKey(
+        BuyingRequest,
+        on_delete=models.CASCADE,
+        related_name="match_alerts",
+        verbose_name=_("buying request"),
+    )
+    company = models.ForeignKey(
+        Company, on_delete=models.CASCADE, related_name="+", verbose_name=_("supplier")
+    )
+    first_look = models.BooleanField(_("first look"), default=False)
+    due_at = models.DateTimeField(_("due at"))
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    #: People told (none when the request had closed, or the company was suspended, by then).
+    recipients = models.PositiveIntegerField(_("people told"), default=0)
+    created_at = models.DateTimeField(_("created at"))
+
+    class Meta:
+        verbose_name = _("matching request alert")
+        verbose_name_plural = _("matching request alerts")
+        ordering = ["due_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["request", "company"], name="one_match_alert_per_company"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["due_at"], condition=Q(sent_at__isnull=True), name="match_alert_due"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.request_id} → {self.company_id} ({self.due_at:%Y-%m-%d %H:%M})"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -10,8 +11,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy
 from django_tasks import task
 
-from tradepost.companies.models import Membership
+from tradepost.companies.models import Membership, Standing
 from tradepost.core.languages import normalise_ui_language
+from tradepost.membership.selectors import benefit_of_companies
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.selectors import wants_message_emails
 from tradepost.notify.services import (
@@ -21,7 +23,8 @@ from tradepost.notify.services import (
     unsubscribe_token,
 )
 from tradepost.search.selectors import search_products
-from tradepost.sourcing.models import BuyingRequest, RequestStatus
+from tradepost.sourcing.first_look import alert_delay, gives_first_look
+from tradepost.sourcing.models import BuyingRequest, MatchAlert, RequestStatus
 
 #: Search hits looked at for a new request, and suppliers told at most.
 MATCH_HITS = 50
@@ -51,48 +54,104 @@ def matching_supplier_ids(request: BuyingRequest) -> list[int]:
     return supplier_ids
 
 
-def request_notify_matched(*, request_id: int) -> int:
-    """Notify every active member of the matching supplier companies of an open request, in
-    the app and (unless they switched emails off) by email in their language. A request is
-    told once: `matched_notified_at` is claimed by a conditional UPDATE in the same
-    transaction as the notifications. Returns how many people were notified."""
+def request_notify_matched(*, request_id: int, now: datetime | None = None) -> int:
+    """Match an open request to the suppliers whose products it names and tell them: a
+    `MatchAlert` row per company, due at once for a plan with a first look and
+    TRADEPOST_FIRST_LOOK_MINUTES after the posting for the others (`sourcing.first_look`);
+    the alerts due now are sent at once, the others by the worker's timer
+    (`match_alerts_send_due`). A request is matched once: `matched_notified_at` is claimed
+    by a conditional UPDATE in the transaction that writes its alerts. Returns how many
+    people were told now."""
+    now = now or timezone.now()
     request = BuyingRequest.objects.filter(
         pk=request_id, status=RequestStatus.OPEN, matched_notified_at__isnull=True
     ).first()
     if request is None:
         return 0
     supplier_ids = matching_supplier_ids(request)
-    now = timezone.now()
+    early = benefit_of_companies(supplier_ids, "early_look_minutes")
     with transaction.atomic():
         claimed = BuyingRequest.objects.filter(
             pk=request.pk, status=RequestStatus.OPEN, matched_notified_at__isnull=True
         ).update(matched_notified_at=now)
         if not claimed or not supplier_ids:
             return 0
-        with translation.override("en"):
-            path = reverse("sourcing:request_detail", args=[request.pk])
-        members = (
-            Membership.objects.filter(company_id__in=supplier_ids, user__is_active=True)
-            .select_related("user")
-            .order_by("pk")
+        MatchAlert.objects.bulk_create(
+            [
+                MatchAlert(
+                    request=request,
+                    company_id=company_id,
+                    first_look=gives_first_look(early[company_id]),
+                    due_at=request.created_at + alert_delay(early[company_id]),
+                    created_at=now,
+                )
+                for company_id in supplier_ids
+            ],
+            ignore_conflicts=True,
         )
-        told = 0
-        for member in members:
-            user = member.user
-            notification_create(
-                recipient=user,
-                kind=NotificationKind.REQUEST_MATCHED,
-                params={"subject": request.title},
-                link=path,
-                now=now,
-            )
-            if wants_message_emails(user):
-                _email_matched(user, request=request)
-            told += 1
+    return match_alerts_send_due(now=now, request_id=request.pk)
+
+
+#: Alerts sent per run of the timer's job (the rest wait for its next run).
+ALERT_BATCH = 200
+
+
+def match_alerts_send_due(*, now: datetime | None = None, request_id: int | None = None) -> int:
+    """Send the alerts of matching requests that are due (of one request, or all), oldest
+    first. Each is sent once, whichever worker gets there first. Returns how many people
+    were told."""
+    now = now or timezone.now()
+    due = MatchAlert.objects.filter(sent_at__isnull=True, due_at__lte=now)
+    if request_id is not None:
+        due = due.filter(request_id=request_id)
+    ids = list(due.order_by("due_at", "pk").values_list("pk", flat=True)[:ALERT_BATCH])
+    return sum(_send_alert(pk, now=now) for pk in ids)
+
+
+@transaction.atomic
+def _send_alert(alert_id: int, *, now: datetime) -> int:
+    """Claim one alert and tell every active member of its company, in the app and (unless
+    they switched emails off) by email in their language. A request that is no longer open
+    to quotations, or a company that may not trade, is told nothing (the alert is spent)."""
+    claimed = MatchAlert.objects.filter(pk=alert_id, sent_at__isnull=True).update(sent_at=now)
+    if not claimed:
+        return 0
+    alert = MatchAlert.objects.select_related("request", "company").get(pk=alert_id)
+    request = alert.request
+    if (
+        request.status != RequestStatus.OPEN
+        or request.deadline <= now
+        or alert.company.standing != Standing.ACTIVE
+    ):
+        return 0
+    with translation.override("en"):
+        path = reverse("sourcing:request_detail", args=[request.pk])
+    params: dict[str, Any] = {"subject": request.title}
+    if alert.first_look:
+        params["first_look"] = True
+    members = (
+        Membership.objects.filter(company_id=alert.company_id, user__is_active=True)
+        .select_related("user")
+        .order_by("pk")
+    )
+    told = 0
+    for member in members:
+        user = member.user
+        notification_create(
+            recipient=user,
+            kind=NotificationKind.REQUEST_MATCHED,
+            params=params,
+            link=path,
+            now=now,
+        )
+        if wants_message_emails(user):
+            _email_matched(user, request=request, first_look=alert.first_look)
+        told += 1
+    MatchAlert.objects.filter(pk=alert_id).update(recipients=told)
     return told
 
 
-def _email_matched(user: Any, *, request: BuyingRequest) -> None:
+def _email_matched(user: Any, *, request: BuyingRequest, first_look: bool = False) -> None:
     language = normalise_ui_language(user.preferred_language)
     with translation.override(language):
         link = absolute_url(reverse("sourcing:request_detail", args=[request.pk]))
@@ -109,6 +168,7 @@ def _email_matched(user: Any, *, request: BuyingRequest) -> None:
             "unit": unit,
             "link": link,
             "unsubscribe_link": unsubscribe,
+            "first_look": first_look,
         },
         language=language,
     )

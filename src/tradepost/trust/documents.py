@@ -19,7 +19,7 @@ from django.conf import settings
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 
-from tradepost.core.cleaning import FieldErrors, FieldInvalid, one_line
+from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_file_name
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.trust.errors import TrustError, TrustErrorCode, VerificationNotFound
@@ -31,7 +31,6 @@ SIGNATURES = (
     (b"\xff\xd8\xff", "image/jpeg"),
     (b"\x89PNG\r\n\x1a\n", "image/png"),
 )
-NAME_MAX_LENGTH = 200
 _CHUNK = 64 * 1024
 
 
@@ -53,16 +52,6 @@ def max_document_bytes() -> int:
 
 def max_documents() -> int:
     return int(settings.TRADEPOST_VERIFICATION_MAX_FILES)
-
-
-def clean_file_name(value: Any) -> str:
-    """The name a file was sent as, fit to show and to store: its last path part, unpaired
-    surrogates replaced, control characters (NUL included) dropped, on one line, at most
-    `NAME_MAX_LENGTH` characters (the end, with the extension, kept)."""
-    name = str(value or "").replace("\\", "/").rsplit("/", 1)[-1]
-    name = name.encode("utf-8", "replace").decode("utf-8")
-    name = one_line("".join(char for char in name if char.isprintable() or char == " "))
-    return name[-NAME_MAX_LENGTH:] or "document"
 
 
 def _size_of(upload: Any) -> int:

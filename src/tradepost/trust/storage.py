@@ -5,14 +5,9 @@ anyone). The storage has no URL: a document is only ever sent by a view that ran
 
 from __future__ import annotations
 
-import os
-import secrets
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
-from django.core.files.storage import FileSystemStorage
-from django.utils import timezone
+from tradepost.core.private_files import PrivateStorage, private_file_name
 
 #: The folder under the private root.
 FOLDER = "verification"
@@ -20,20 +15,10 @@ FOLDER = "verification"
 EXTENSIONS = {"application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png"}
 
 
-class PrivateDocumentStorage(FileSystemStorage):
-    """Files under `TRADEPOST_PRIVATE_ROOT/verification`, read from the settings at each use
-    (the tests give each test its own folder)."""
+class PrivateDocumentStorage(PrivateStorage):
+    """Files under `TRADEPOST_PRIVATE_ROOT/verification`."""
 
-    @property  # type: ignore[override]
-    def base_location(self) -> str:
-        return str(Path(settings.TRADEPOST_PRIVATE_ROOT) / FOLDER)
-
-    @property  # type: ignore[override]
-    def location(self) -> str:
-        return os.path.abspath(self.base_location)
-
-    def url(self, name: str | None) -> str:
-        raise ValueError("Verification documents have no public address.")
+    folder = FOLDER
 
 
 def private_documents() -> PrivateDocumentStorage:
@@ -42,5 +27,4 @@ def private_documents() -> PrivateDocumentStorage:
 
 def document_path(instance: Any, filename: str) -> str:
     """`YYYY/MM/<32 random hex digits>.<ext>`: nothing of the company or of the sent name."""
-    extension = EXTENSIONS.get(getattr(instance, "content_type", ""), "bin")
-    return f"{timezone.now():%Y/%m}/{secrets.token_hex(16)}.{extension}"
+    return private_file_name(EXTENSIONS.get(getattr(instance, "content_type", ""), "bin"))

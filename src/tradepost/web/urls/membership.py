@@ -12,6 +12,11 @@ urlpatterns = [
     path("dashboard/membership/cancel/", views.cancel, name="cancel"),
     path("dashboard/membership/billing/", views.billing, name="billing"),
     path("dashboard/membership/invoices/<int:invoice_id>/", views.invoice, name="invoice"),
+    path(
+        "dashboard/membership/invoices/<int:invoice_id>/pdf/",
+        views.invoice_pdf,
+        name="invoice_pdf",
+    ),
     path("dashboard/operator/payments/", views.payments, name="payments"),
     path(
         "dashboard/operator/membership/",

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tradepost.web.views import products as views
+from tradepost.web.views import showcase
 
 app_name = "products"
 
@@ -13,6 +14,10 @@ urlpatterns = [
         views.category_picker_suggestions,
         name="category_suggestions",
     ),
+    # The paid showcase (ADR 0026): the company's choice of products for the sponsored block.
+    path("showcase/", showcase.showcase_page, name="showcase"),
+    path("showcase/add/", showcase.showcase_choose, name="showcase_add"),
+    path("showcase/<int:pk>/remove/", showcase.showcase_remove_product, name="showcase_remove"),
     path("<int:pk>/update/", views.product_update, name="update"),
     path("<int:pk>/publish/", views.product_publish, name="publish"),
     path("<int:pk>/unpublish/", views.product_unpublish, name="unpublish"),

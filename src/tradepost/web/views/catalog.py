@@ -9,10 +9,13 @@ from django.utils.translation import get_language
 
 from tradepost.catalog import company_selectors as companies
 from tradepost.catalog import selectors as catalog
+from tradepost.catalog.showcase_selectors import category_showcase
 from tradepost.companies.models import BusinessType
 from tradepost.core.html import html_to_text
 from tradepost.core.languages import normalise_ui_language
 from tradepost.insights.counting import mark_product_view
+from tradepost.membership.badges import shows_gold_badge
+from tradepost.reviews.selectors import latest_reviews
 from tradepost.sourcing.responsiveness import supplier_responsiveness
 from tradepost.trust.selectors import public_verification
 from tradepost.web.templatetags.tradepost_catalog import (
@@ -59,6 +62,10 @@ def category_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "page": page,
         "cards": cards,
         "sort": sort,
+        # The paid showcase of this category, in its own labelled block (ADR 0026).
+        "showcase_cards": category_showcase(language=language, category=category)
+        if page.number == 1
+        else [],
     }
     return render(request, "catalog/category_detail.html", context)
 
@@ -88,6 +95,7 @@ def product_detail(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
         "image_urls": image_urls,
         "meta_description": description,
         "responsiveness": supplier_responsiveness(product.company),
+        "gold_badge": shows_gold_badge(product.company),
         "structured_data": product_structured_data(
             detail,
             url=url,
@@ -124,6 +132,9 @@ def company_detail(request: HttpRequest, slug: str) -> HttpResponse:
     company = companies.get_public_company(slug)
     if company is None:
         raise Http404
+    reviews = latest_reviews(company=company)
+    for review in reviews:
+        review.buyer_name = review.buyer.name_for(language) if review.buyer else ""  # type: ignore[attr-defined]
     page, cards = catalog.company_product_page(
         company_id=company.pk, language=language, page_number=request.GET.get("page")
     )
@@ -133,7 +144,9 @@ def company_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "meta_description": _summary(company.description),
         "responsiveness": supplier_responsiveness(company),
         "verification": public_verification(company),
+        "gold_badge": shows_gold_badge(company),
         "page": page,
         "cards": cards,
+        "reviews": reviews,
     }
     return render(request, "catalog/company_detail.html", context)

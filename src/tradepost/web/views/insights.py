@@ -25,6 +25,7 @@ from tradepost.core.chinese_scripts import convert_script
 from tradepost.core.languages import babel_date_locale, normalise_ui_language
 from tradepost.insights.selectors import SupplierDesk, operator_numbers, supplier_desk
 from tradepost.web.views.health import INDEX_STALE_SECONDS, node_health
+from tradepost.web.views.membership import badge_context
 
 #: The language tags the charts format numbers with (Intl.NumberFormat).
 CHART_LOCALES = {"en": "en", "zh-hans": "zh-Hans", "zh-hant": "zh-Hant"}
@@ -86,6 +87,7 @@ def supplier_desk_page(request: HttpRequest) -> HttpResponse:
             "company_name": company.name_for(language),
             "top_words": _words(desk, language),
             "chart_data": _chart_data(desk, language),
+            **badge_context(company),
         },
     )
 

@@ -23,13 +23,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tradepost.accounts.selectors import is_operator
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company, can_manage_company
-from tradepost.core.countries import country_name
+from tradepost.core.downloads import pdf_response
 from tradepost.core.languages import normalise_ui_language
-from tradepost.membership import selectors, services
+from tradepost.membership import invoices, selectors, services
+from tradepost.membership.badges import badge_standing
 from tradepost.membership.errors import MembershipError, MembershipErrorCode
 from tradepost.membership.forms import BillingForm
+from tradepost.membership.invoices import invoice_context
 from tradepost.membership.models import SubscriptionKind
-from tradepost.membership.payments import provider
+from tradepost.trust.selectors import company_verification
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 PER_PAGE = 20
@@ -43,6 +45,14 @@ KIND_ACTIONS: dict[str, str] = {
 
 def _language() -> str:
     return normalise_ui_language(get_language())
+
+
+def badge_context(company: Company) -> dict[str, Any]:
+    """What `membership/_badge_standing.html` shows a company about its Gold Supplier badge:
+    carried, or waiting for its verification (and whether its documents are with us)."""
+    badge = badge_standing(company)
+    pending = badge.needs_verification and company_verification(company=company).pending
+    return {"badge": badge, "verification_pending": bool(pending)}
 
 
 def _denied(request: HttpRequest) -> HttpResponse:
@@ -98,6 +108,7 @@ def overview(request: HttpRequest) -> HttpResponse:
             "can_manage": can_manage_company(request.user, company),
             "language": _language(),
             "grace_days": selectors.grace_days(),
+            **badge_context(company),
         },
     )
 
@@ -200,29 +211,20 @@ def billing(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _party(details: dict[str, Any], language: str) -> dict[str, Any]:
-    """An invoice's seller or buyer as the page prints it (the country named)."""
-    code = str(details.get("country") or "")
-    return {**details, "country_name": country_name(code, language) if code else ""}
-
-
 @login_required
 @require_GET
 def invoice(request: HttpRequest, invoice_id: int) -> HttpResponse:
     item = selectors.access_invoice(user=request.user, invoice_id=invoice_id)
-    language = _language()
-    payment = provider(item.payment_method)
-    return render(
-        request,
-        "membership/invoice.html",
-        {
-            "invoice": item,
-            "plan_name": item.subscription.plan.name_for(language),
-            "kind": item.subscription.get_kind_display(),
-            "seller": _party(item.seller, language),
-            "buyer": _party(item.buyer, language),
-            "payment": payment.instructions(reference=item.payment_reference),
-        },
+    return render(request, "membership/invoice.html", invoice_context(item, language=_language()))
+
+
+@login_required
+@require_GET
+def invoice_pdf(request: HttpRequest, invoice_id: int) -> HttpResponse:
+    """The invoice as a PDF in the page's language, for the same people as the page."""
+    item = selectors.access_invoice(user=request.user, invoice_id=invoice_id)
+    return pdf_response(
+        invoices.invoice_pdf(item, language=_language()), invoices.pdf_file_name(item)
     )
 
 

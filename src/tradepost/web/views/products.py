@@ -24,8 +24,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tradepost.accounts.selectors import is_operator
 from tradepost.catalog import services
 from tradepost.catalog.category_picker import category_options, suggest_categories
-from tradepost.catalog.errors import ProductError
-from tradepost.catalog.forms import ProductForm, ProductImageForm, ProductTranslationForm
+from tradepost.catalog.errors import ProductError, ProductErrorCode
+from tradepost.catalog.forms import (
+    ProductForm,
+    ProductImageForm,
+    ProductPublishForm,
+    ProductTranslationForm,
+)
 from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
 from tradepost.catalog.permissions import access_product, company_for_new_product, managed_products
 from tradepost.companies.models import Company
@@ -38,6 +43,7 @@ LISTED_STATUSES = [
     (ProductStatus.DRAFT, ProductStatus.DRAFT.label),
     (ProductStatus.PUBLISHED, ProductStatus.PUBLISHED.label),
     (ProductStatus.HIDDEN, ProductStatus.HIDDEN.label),
+    (ProductStatus.HELD, ProductStatus.HELD.label),
 ]
 _LANGUAGE_NAMES = dict(LISTING_LANGUAGES)
 
@@ -242,22 +248,59 @@ def product_update(request: HttpRequest, pk: int) -> HttpResponse:
     return _edit_page(request, product, form)
 
 
-def _run_action(request: HttpRequest, pk: int, action: Any, success: str) -> HttpResponse:
+def _run_action(
+    request: HttpRequest, pk: int, action: Any, success: str, held: str = "", **options: Any
+) -> HttpResponse:
+    """`held`: what to say when the product ends up held for review (banned terms);
+    `options`: the action's other arguments."""
     product = access_product(user=request.user, product_id=pk)
     try:
-        action(actor=request.user, product=product)
+        done = action(actor=request.user, product=product, **options)
     except ProductError as error:
+        if error.code is ProductErrorCode.LIKELY_DUPLICATE:
+            return _likely_duplicate_page(request, product, error)
         flash_refusal(request, error)
     else:
-        messages.success(request, success)
+        if held and getattr(done, "status", None) == ProductStatus.HELD:
+            messages.warning(request, held)
+        else:
+            messages.success(request, success)
     return redirect(_update_url(product))
+
+
+def _likely_duplicate_page(
+    request: HttpRequest, product: Product, error: ProductError
+) -> HttpResponse:
+    """The company's published listings much like the product being published, each with
+    a link to its page and to edit it instead, and a button to publish anyway (ADR 0024)."""
+    duplicates = [
+        {**duplicate, "percent": round(duplicate["similarity"] * 100)}
+        for duplicate in error.extensions.get("duplicates", [])
+    ]
+    return render(
+        request,
+        "products/publish_duplicate.html",
+        {"product": product, "duplicates": duplicates, "message": error.message},
+        status=409,
+    )
 
 
 @login_required
 @require_POST
 def product_publish(request: HttpRequest, pk: int) -> HttpResponse:
+    form = ProductPublishForm(request.POST)
+    allow_duplicate = form.is_valid() and form.cleaned_data["allow_duplicate"]
     return _run_action(
-        request, pk, services.product_publish, _("The product is published and listed.")
+        request,
+        pk,
+        services.product_publish,
+        _("The product is published and listed."),
+        held=_(
+            "The product is held for review: it contains wording our team checks before such "
+            "a listing goes public. It is not public until then; you will get an email when it "
+            "is decided. You can still edit it and publish it again."
+        ),
+        allow_duplicate=allow_duplicate,
     )
 
 

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from tradepost.catalog.showcase_selectors import search_showcase
 from tradepost.core.languages import normalise_ui_language
 from tradepost.insights.counting import mark_search_impressions
 from tradepost.search import selectors as search
@@ -282,14 +283,22 @@ def _company_results(
 
 
 def _product_results(request: HttpRequest, **common: Any) -> tuple[Any, dict[str, Any]]:
-    return _sorted_results(
-        search.parse_product_filters(request.GET),
+    filters = search.parse_product_filters(request.GET)
+    result, context = _sorted_results(
+        filters,
         sort=search.normalise_sort(request.GET.get("sort")),
         run=search.search_products,
         sort_options=_sort_labels(),
         kept=("q", "sort"),
         **common,
     )
+    if result.page == 1:
+        # The paid showcase: its own labelled block above the results, which it leaves as
+        # they are (ADR 0026).
+        context["showcase_cards"] = search_showcase(
+            language=common["language"], query=common["query"], category_id=filters.category_id
+        )
+    return result, context
 
 
 def _sorted_results(

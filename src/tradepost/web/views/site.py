@@ -15,6 +15,7 @@ from tradepost.accounts import services as accounts
 from tradepost.accounts.errors import AccountError
 from tradepost.catalog import company_selectors as companies
 from tradepost.catalog import selectors as catalog
+from tradepost.catalog.showcase_selectors import home_showcase
 from tradepost.core.languages import normalise_ui_language
 from tradepost.money.forms import DisplayCurrencyForm
 from tradepost.web.display_currency import remember_display_currency
@@ -30,6 +31,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "categories": catalog.category_tree(language=language, max_depth=0),
         "cards": catalog.newest_product_cards(language=language, limit=HOME_PRODUCTS),
         "suppliers": [companies.company_profile(c, language=language) for c in suppliers],
+        # The paid showcase, in its own labelled block (ADR 0026).
+        "showcase_cards": home_showcase(language=language),
     }
     return render(request, "web/home.html", context)
 

@@ -10,6 +10,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tradepost.companies.selectors import acting_company
+from tradepost.sourcing.first_look import first_look_labels
 from tradepost.sourcing.matching import matching_requests
 from tradepost.sourcing.selectors import quoted_request_ids
 from tradepost.web.views.sourcing import _decorate
@@ -29,8 +30,10 @@ def matching(request: HttpRequest) -> HttpResponse:
     quoted = quoted_request_ids(
         company_id=company.pk, request_ids=[match.request.pk for match in matches]
     )
+    # A plan's first look (Gold): the requests whose other suppliers are not told yet.
+    first_look = first_look_labels(company, [match.request for match in matches])
     return render(
         request,
         "sourcing/matching.html",
-        {"matches": matches, "quoted": quoted},
+        {"matches": matches, "quoted": quoted, "first_look": first_look},
     )

@@ -89,6 +89,10 @@ class Command(BaseCommand):
             )
             % {"periods": result.membership_periods}
         )
+        self.stdout.write(
+            _("Reviews: %(reviews)d of awarded suppliers, by the buyers that awarded them.")
+            % {"reviews": result.reviews}
+        )
         self._print_logins(result.logins)
 
     def _progress(self, message: str) -> None:

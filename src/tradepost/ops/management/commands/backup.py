@@ -7,14 +7,16 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tradepost.ops.backup import BackupError, create_backup
+from tradepost.ops.backup import BackupError, create_backup, private_roots
 
 
 class Command(BaseCommand):
     help = (
         "Write a backup archive (.tar.gz) of the database (SQLite online copy or pg_dump), "
         "the uploaded media files and a manifest. The search index is not included (a "
-        "restore rebuilds it), nor the secret key unless --include-secret-key is given."
+        "restore rebuilds it), nor the private files (verification documents, message "
+        "attachments: back them up separately, encrypted), nor the secret key unless "
+        "--include-secret-key is given."
     )
 
     def add_arguments(self, parser):
@@ -53,4 +55,9 @@ class Command(BaseCommand):
             f"{counts['companies']:,} companies, {counts['users']:,} users, "
             f"{media['files']:,} media files"
             + (", and the secret key." if result.manifest["secret_key"] else ".")
+        )
+        self.stdout.write(
+            "Not in it, deliberately: the private files (verification documents, message "
+            "attachments) in " + ", ".join(str(root) for root in private_roots()) + ". Back "
+            "them up separately, encrypted (docs/operations.md, Backups)."
         )

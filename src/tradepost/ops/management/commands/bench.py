@@ -61,7 +61,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument(
             "target",
-            choices=["search", "relevance", "load", "faults", "hydration"],
+            choices=["search", "relevance", "load", "faults", "hydration", "duplicates"],
             help="What to benchmark.",
         )
         parser.add_argument(
@@ -103,6 +103,15 @@ class Command(BaseCommand):
         parser.add_argument("--clients", type=int, default=8)
         parser.add_argument("--workers", type=int, default=None, help="Processes (default: CPUs).")
         parser.add_argument("--results-dir", type=Path, default=None)
+        parser.add_argument(
+            "--samples", type=int, default=300, help="duplicates: publish checks timed."
+        )
+        parser.add_argument(
+            "--only",
+            choices=["quality", "timing"],
+            default=None,
+            help="duplicates: only the quality on ../shared/data, or only the timing.",
+        )
 
     def say(self, message: str) -> None:
         if self.verbosity > 0:
@@ -117,6 +126,7 @@ class Command(BaseCommand):
             "load": self.load,
             "faults": self.faults,
             "hydration": lambda _options: self.hydration(),
+            "duplicates": self.duplicates,
         }
         targets[options["target"]](options)
 
@@ -261,6 +271,38 @@ class Command(BaseCommand):
             f"{orm['p50_ms']} ms / p95 {orm['p95_ms']} ms ({result['orm_over_hand_p50']}x, "
             f"{result['saved_p50_ms']} ms a page saved by hand)"
         )
+
+    def duplicates(self, options: dict[str, Any]) -> None:
+        """Near-duplicate detection: precision/recall/F1 on ../shared/data/entity_matching and
+        the publish check's time at --products listings of one company, in an empty
+        TRADEPOST_HOME (bench/duplicates_bench.py)."""
+        bench = bench_module("duplicates_bench")
+        data_dir = options["data_dir"] or bench.DEFAULT_DATA_DIR
+        only = options["only"]
+        if only != "timing" and not bench.available(data_dir):
+            raise CommandError(f"The pairs are not here: {data_dir / 'entity_matching'}")
+        if only != "quality":
+            executor = MigrationExecutor(connection)
+            if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+                call_command("migrate", verbosity=0)
+        try:
+            report = bench.run(
+                bench.Options(
+                    data_dir=data_dir,
+                    products=options["products"],
+                    samples=options["samples"],
+                    seed=options["seed"],
+                    workers=max(1, options["workers"] or default_workers()),
+                    quality=only != "timing",
+                    timing=only != "quality",
+                ),
+                say=self.say,
+            )
+        except RuntimeError as exc:
+            raise CommandError(str(exc)) from exc
+        self.stdout.write(bench.markdown(report))
+        json_path, md_path = bench.write_report(report, options["results_dir"] or bench.RESULTS_DIR)
+        self.stdout.write(f"Written {json_path} and {md_path}")
 
     def relevance(self, options: dict[str, Any]) -> None:
         bench = bench_module("relevance_bench")

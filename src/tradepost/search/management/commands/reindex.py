@@ -1,4 +1,6 @@
-"""`tradepost reindex`: rebuild the search index from the database, or check it."""
+"""`tradepost reindex`: rebuild the search index from the database, or check it; with
+`--fingerprints`, rebuild the near-duplicate fingerprints of the published listings instead
+(after `tradepost generate` or a change of `search.duplicates.SCHEME`)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from tqdm import tqdm
 
 from tradepost.search import sources
 from tradepost.search.check import check_index
+from tradepost.search.duplicates import fingerprints_rebuild
 from tradepost.search.index import IndexBusy, index_dir
 from tradepost.search.indexer import rebuild_now
 
@@ -18,7 +21,8 @@ from tradepost.search.indexer import rebuild_now
 class Command(BaseCommand):
     help = (
         "Rebuild the search index from the database (the worker then keeps it up to date), "
-        "or with --check report listings missing from or stale in the index."
+        "or with --check report listings missing from or stale in the index; with "
+        "--fingerprints rebuild the published listings' near-duplicate fingerprints instead."
     )
 
     def add_arguments(self, parser):
@@ -40,10 +44,39 @@ class Command(BaseCommand):
             default=None,
             help="Processes analysing text (default: one per CPU; 1 analyses in this process).",
         )
+        parser.add_argument(
+            "--fingerprints",
+            action="store_true",
+            help="Rebuild the near-duplicate fingerprints of the published listings (in one "
+            "transaction) instead of the index.",
+        )
+
+    def _fingerprints(self, verbosity: int) -> None:
+        total = sources.products().count()
+        started = time.perf_counter()
+        bar = tqdm(
+            total=total,
+            unit="products",
+            disable=verbosity == 0,
+            file=self.stderr._out,
+            dynamic_ncols=True,
+        )
+        try:
+            written = fingerprints_rebuild(on_progress=bar.update)
+        finally:
+            bar.close()
+        elapsed = max(time.perf_counter() - started, 1e-9)
+        self.stdout.write(
+            f"Fingerprinted {written:,} published products in {elapsed:.1f} s "
+            f"({written / elapsed:,.0f} products/s)."
+        )
 
     def handle(self, *args, **options):
         if options["check"]:
             self._check()
+            return
+        if options["fingerprints"]:
+            self._fingerprints(options["verbosity"])
             return
         total = sources.products().count()
         started = time.perf_counter()

@@ -1,0 +1,70 @@
+"""Operator views of the catalogue imports in Django's admin: read, never edited (an import
+changes only through its services; the files are the company's own and are not linked)."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+
+from tradepost.imports.errors import ImportJobError
+from tradepost.imports.models import ImportJob, ImportRow
+from tradepost.imports.services import import_cancel
+
+
+class ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[override]
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class ImportRowInline(admin.TabularInline):
+    model = ImportRow
+    fields = ("line", "sku", "outcome", "errors", "warnings")
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(ReadOnly):
+    list_display = (
+        "original_name",
+        "company",
+        "status",
+        "rows_total",
+        "created_count",
+        "updated_count",
+        "failed_count",
+        "created_at",
+    )
+    list_filter = ("status", "file_format", "mode")
+    search_fields = ("original_name", "company__legal_name", "company__slug")
+    list_select_related = ("company", "created_by")
+    raw_id_fields = ("company", "created_by")
+    exclude = ("file", "pictures")
+    inlines = (ImportRowInline,)
+    actions = ("cancel_imports",)
+
+    @admin.action(description=_("Cancel the selected imports"))
+    def cancel_imports(self, request: HttpRequest, queryset: QuerySet[ImportJob]) -> None:
+        cancelled = 0
+        for job in queryset:
+            try:
+                import_cancel(actor=request.user, job=job)  # type: ignore[arg-type]
+            except ImportJobError as error:
+                self.message_user(request, f"{job.pk}: {error.message}", level=messages.ERROR)
+            else:
+                cancelled += 1
+        self.message_user(request, _("%(count)d imports cancelled.") % {"count": cancelled})

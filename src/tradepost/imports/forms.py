@@ -1,0 +1,53 @@
+"""Forms of the catalogue upload pages. They parse what the browser sends; the services
+check it (an unknown encoding or mode is refused there, with its message)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tradepost.imports.models import ImportMode
+from tradepost.imports.reading import ENCODINGS
+
+
+def encoding_choices(blank: Any) -> list[tuple[str, Any]]:
+    return [("", blank), *((code, label) for code, label in ENCODINGS.items())]
+
+
+class UploadForm(forms.Form):
+    catalogue = forms.FileField(
+        label=_("Catalogue file"),
+        help_text=_("CSV or Excel (XLSX), one row per product, the first row naming the columns."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,.xlsx"}),
+    )
+    pictures = forms.FileField(
+        label=_("Pictures (ZIP)"),
+        required=False,
+        help_text=_("Optional: a ZIP file of the pictures the rows name in their Pictures column."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".zip"}),
+    )
+    encoding = forms.ChoiceField(
+        label=_("Encoding of a CSV file"),
+        required=False,
+        choices=encoding_choices(_("Find it for me")),
+    )
+    mode = forms.ChoiceField(
+        label=_("If some rows are rejected"),
+        choices=ImportMode.choices,
+        initial=ImportMode.ALL_OR_NOTHING,
+        widget=forms.RadioSelect,
+    )
+
+
+class ConfirmForm(forms.Form):
+    mode = forms.ChoiceField(
+        label=_("If some rows are rejected"), choices=ImportMode.choices, widget=forms.RadioSelect
+    )
+
+
+class RecheckForm(forms.Form):
+    encoding = forms.ChoiceField(
+        label=_("Read the file in"), choices=[(code, label) for code, label in ENCODINGS.items()]
+    )

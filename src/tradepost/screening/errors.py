@@ -1,0 +1,40 @@
+"""Errors raised by the banned-term services and access helpers (a `core.errors` family)."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+
+
+class ScreeningErrorCode(ErrorCode):
+    """Why a change to the banned-term list was refused, and how a client treats it."""
+
+    INVALID = "invalid", ErrorKind.INVALID
+    PERMISSION_DENIED = "screening-permission-denied", ErrorKind.FORBIDDEN
+    NOT_FOUND = "banned-term-not-found", ErrorKind.NOT_FOUND
+    DUPLICATE = (
+        "banned-term-duplicate",
+        ErrorKind.CONFLICT,
+        gettext_lazy("The term is on the list already"),
+    )
+    LIST_FULL = (
+        "banned-terms-full",
+        ErrorKind.CONFLICT,
+        gettext_lazy("The list of banned terms is full"),
+    )
+
+
+class ScreeningError(DomainError):
+    """A refused change to the banned-term list."""
+
+    code: ScreeningErrorCode
+
+
+class BannedTermNotFound(ScreeningError, Http404):
+    """No such banned term, or a user who may not read the list: both look the same (404)."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(ScreeningErrorCode.NOT_FOUND, message or _("No such object."))

@@ -55,13 +55,15 @@ def page(browser):
 
 @pytest.fixture
 def reference_data(transactional_db):
-    """The shipped category tree, HS codes and reference exchange rates.
+    """The shipped category tree, HS codes, reference exchange rates and default plans.
 
     The data migrations load them, but a transactional test that ran earlier in the session
     may have flushed the tables (without the rates, no listing has a dollar price and the
     price facets are empty); loading is idempotent.
     """
     from tradepost.catalog.reference_data import load_reference_data
+    from tradepost.membership.defaults import install_default_plans
+    from tradepost.membership.models import Plan
     from tradepost.money.models import ExchangeRate
     from tradepost.money.rates import forget_rates
     from tradepost.money.reference import seed_rates
@@ -69,6 +71,7 @@ def reference_data(transactional_db):
     load_reference_data()
     seed_rates(ExchangeRate)
     forget_rates()
+    install_default_plans(Plan)
 
 
 @pytest.fixture

@@ -189,3 +189,13 @@ def test_reindex_fingerprints_command():
     call_command("reindex", "--fingerprints", stdout=out, stderr=StringIO())
     assert "Fingerprinted 1 published products" in out.getvalue()
     assert found(company.pk, FLASK_REWORDED) == [product.pk]
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_fingerprints_read_only(admin_client):
+    store(1, owner_id=10, title=FLASK)
+    url = "/admin/search/listingfingerprint/"
+    response = admin_client.get(url, {"q": "10"})
+    assert response.status_code == 200
+    assert "product:1 (owner 10)" in response.content.decode()
+    assert admin_client.get(url + "add/").status_code == 403

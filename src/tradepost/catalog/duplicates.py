@@ -74,11 +74,16 @@ def likely_duplicates_of(product: Product) -> list[DuplicateListing]:
     )
     if not found:
         return []
-    published = Product.objects.filter(
-        pk__in=[match.object_id for match in found],
-        company_id=product.company_id,
-        status=ProductStatus.PUBLISHED,
-    ).in_bulk()
+    published = (
+        Product.objects.filter(
+            pk__in=[match.object_id for match in found],
+            company_id=product.company_id,
+            status=ProductStatus.PUBLISHED,
+        )
+        .only("id", "company_id", "status", "title", "slug")
+        .order_by()
+        .in_bulk()
+    )
     return [
         DuplicateListing(published[match.object_id], match.similarity)
         for match in found

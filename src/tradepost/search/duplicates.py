@@ -5,7 +5,7 @@ and its body: description, keywords, attribute names and values), for listings n
 kind and an id and grouped by an owner's id; the catalogue decides what to pass and when
 (docs/adr/0024-near-duplicate-listings.md).
 
-- **Shingles** (`listing_shingles`): the title's analysed words (`analysis.analyze_words`:
+- **Shingles** (`listing_shingles`): the title's analysed words (`analysis.analyze_fields`:
   folded, traditional Chinese as simplified, Latin words stemmed, numbers with their units,
   Chinese segmented) and the character bigrams of its Chinese runs (which survive the
   segmenter cutting an edited title differently); plus the product codes found anywhere in
@@ -33,7 +33,6 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -42,7 +41,7 @@ from typing import Any
 import numpy as np
 from datasketch import MinHash
 from django.conf import settings
-from django.db import connection, models, transaction
+from django.db import connection, transaction
 
 from tradepost.search.analysis import analyze_fields, normalize
 from tradepost.search.models import ListingFingerprint, ListingFingerprintBand
@@ -91,13 +90,13 @@ SCHEME = Scheme(version=1, num_perm=128, bands=20, rows=2)
 DEFAULT_THRESHOLD = 0.48
 
 #: Fingerprints compared with the listing at most: those sharing the most bands with it.
-MAX_CANDIDATES = 100
+MAX_CANDIDATES = 50
 
 #: Listings read per band hash at most (the newest). A band hash that many of an owner's
 #: listings share says little, like a common word; reading all of them would make a check
 #: cost grow with the owner's catalogue. With it a check reads at most
 #: `bands * MAX_PER_BAND` rows, whatever the catalogue.
-MAX_PER_BAND = 50
+MAX_PER_BAND = 20
 
 #: Rows per INSERT when writing fingerprints in bulk.
 _BATCH = 500
@@ -259,16 +258,15 @@ def fingerprint(
 # --- the index -------------------------------------------------------------------------------
 
 
-def _column(meta: Any, name: str) -> str:
-    """The database column of a concrete field of `meta`'s model."""
-    field = meta.get_field(name)
-    assert isinstance(field, models.Field) and field.column
-    return str(field.column)
-
-
 def _require_transaction() -> None:
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("Fingerprints are written inside the writer's transaction.")
+
+
+def _column(model: Any, name: str) -> str:
+    """The quoted column of a model's field (the raw statements below name them so)."""
+    field = model._meta.pk if name == "pk" else model._meta.get_field(name)
+    return str(connection.ops.quote_name(str(field.column)))
 
 
 def _insert_bands(rows: list[tuple[int, int, int]]) -> None:
@@ -276,11 +274,12 @@ def _insert_bands(rows: list[tuple[int, int, int]]) -> None:
     ORM's bulk_create builds a model per row: most of a rebuild's time)."""
     if not rows:
         return
-    meta = ListingFingerprintBand._meta
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(_column(meta, name)) for name in ("fingerprint", "owner_id", "key"))
+    table = connection.ops.quote_name(ListingFingerprintBand._meta.db_table)
+    columns = ", ".join(
+        _column(ListingFingerprintBand, name) for name in ("fingerprint", "owner_id", "key")
+    )
     # Names from the model's metadata, quoted; every value a parameter.
-    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES (%s, %s, %s)"  # noqa: S608
+    sql = f"INSERT INTO {table} ({columns}) VALUES (%s, %s, %s)"  # noqa: S608
     with connection.cursor() as cursor:
         for start in range(0, len(rows), _BATCH * 10):
             cursor.executemany(sql, rows[start : start + _BATCH * 10])
@@ -320,10 +319,14 @@ def fingerprint_store(
 def fingerprint_remove(*, kind: str, object_id: int) -> None:
     """Forget a listing's fingerprint (it is no longer compared with): no-op when none."""
     _require_transaction()
-    ListingFingerprintBand.objects.filter(
-        fingerprint__kind=kind, fingerprint__object_id=object_id
-    ).delete()
-    ListingFingerprint.objects.filter(kind=kind, object_id=object_id).delete()
+    ids = list(
+        ListingFingerprint.objects.filter(kind=kind, object_id=object_id).values_list(
+            "id", flat=True
+        )
+    )
+    if ids:  # most writes are of drafts, which have none: one read, no write
+        ListingFingerprintBand.objects.filter(fingerprint_id__in=ids).delete()
+        ListingFingerprint.objects.filter(pk__in=ids).delete()
 
 
 def fingerprints_store_many(
@@ -425,42 +428,37 @@ PRODUCT_KIND = "product"
 # --- the check -------------------------------------------------------------------------------
 
 
-def _candidates(owner_id: int, keys: list[int]) -> list[int]:
-    """The fingerprints of the owner that share the most band hashes with `keys` (at most
-    `MAX_CANDIDATES`; at most `MAX_PER_BAND` read per hash), most shared first. One
-    statement: a bounded index range scan per band, as a union."""
-    bands = ListingFingerprintBand._meta
-    table = connection.ops.quote_name(bands.db_table)
-    column = connection.ops.quote_name(_column(bands, "fingerprint"))
-    owner = connection.ops.quote_name(_column(bands, "owner_id"))
-    key = connection.ops.quote_name(_column(bands, "key"))
+def _candidates(kind: str, owner_id: int, keys: list[int]) -> list[tuple[int, bytes]]:
+    """(object id, signature) of the owner's fingerprints of `kind` (and today's scheme)
+    that share the most band hashes with `keys`: at most `MAX_CANDIDATES`, at most
+    `MAX_PER_BAND` read per hash. One statement: a bounded range scan of the band index per
+    hash, counted and ranked by the database, joined to the signatures."""
+    quote = connection.ops.quote_name
+    band = quote(ListingFingerprintBand._meta.db_table)
+    fingerprint_id = _column(ListingFingerprintBand, "fingerprint")
+    owner = _column(ListingFingerprintBand, "owner_id")
+    key = _column(ListingFingerprintBand, "key")
     part = (
-        f"SELECT f FROM (SELECT {column} AS f FROM {table} WHERE {owner} = %s AND {key} = %s "  # noqa: S608
-        f"ORDER BY {column} DESC LIMIT {int(MAX_PER_BAND)}) AS b{{}}"
+        f"SELECT f FROM (SELECT {fingerprint_id} AS f FROM {band} WHERE {owner} = %s "  # noqa: S608
+        f"AND {key} = %s ORDER BY {fingerprint_id} DESC LIMIT {int(MAX_PER_BAND)}) AS b{{}}"
     )
-    sql = " UNION ALL ".join(part.format(number) for number in range(len(keys)))
-    params: list[int] = []
+    union = " UNION ALL ".join(part.format(number) for number in range(len(keys)))
+    table = quote(ListingFingerprint._meta.db_table)
+    sql = (
+        f"SELECT p.{_column(ListingFingerprint, 'object_id')}, "  # noqa: S608
+        f"p.{_column(ListingFingerprint, 'signature')} "
+        f"FROM (SELECT f, COUNT(*) AS n FROM ({union}) AS u GROUP BY f "
+        f"ORDER BY n DESC, f LIMIT {int(MAX_CANDIDATES)}) AS c "
+        f"JOIN {table} p ON p.{_column(ListingFingerprint, 'pk')} = c.f "
+        f"WHERE p.{_column(ListingFingerprint, 'kind')} = %s "
+        f"AND p.{_column(ListingFingerprint, 'version')} = %s"
+    )
+    params: list[Any] = []
     for value in keys:
         params += [owner_id, value]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        shared = Counter(row[0] for row in cursor.fetchall())
-    ranked = sorted(shared.items(), key=lambda item: (-item[1], item[0]))
-    return [fingerprint_id for fingerprint_id, _count in ranked[:MAX_CANDIDATES]]
-
-
-def _signatures(kind: str, ids: list[int]) -> list[tuple[int, Any]]:
-    """(object id, signature) of these fingerprints, those of `kind` and today's scheme."""
-    prints = ListingFingerprint._meta
-    quote = connection.ops.quote_name
-    sql = (
-        f"SELECT {quote('object_id')}, {quote('signature')} FROM {quote(prints.db_table)} "  # noqa: S608
-        f"WHERE {quote('id')} IN ({', '.join(['%s'] * len(ids))}) "
-        f"AND {quote('kind')} = %s AND {quote('version')} = %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*ids, kind, SCHEME.version])
-        return list(cursor.fetchall())
+        cursor.execute(sql, [*params, kind, SCHEME.version])
+        return [(object_id, bytes(stored)) for object_id, stored in cursor.fetchall()]
 
 
 @dataclass(frozen=True)
@@ -494,15 +492,16 @@ def likely_duplicates(
     found = fingerprint(kind, title, body)
     if found is None:
         return []
-    candidates = _candidates(owner_id, found.keys)
+    candidates = [row for row in _candidates(kind, owner_id, found.keys) if row[0] != exclude_id]
     if not candidates:
         return []
-    matches = []
-    for object_id, stored in _signatures(kind, candidates):
-        if object_id == exclude_id:
-            continue
-        alike = similarity(found.values, np.frombuffer(bytes(stored), dtype="<u4"))
-        if alike >= minimum:
-            matches.append(LikelyDuplicate(object_id=object_id, similarity=round(alike, 3)))
+    # Every candidate's signature in one array, compared with the listing's at once.
+    stored = np.frombuffer(b"".join(row[1] for row in candidates), dtype="<u4")
+    shares = (stored.reshape(len(candidates), -1) == found.values).mean(axis=1)
+    matches = [
+        LikelyDuplicate(object_id=object_id, similarity=round(float(share), 3))
+        for (object_id, _signature), share in zip(candidates, shares, strict=True)
+        if share >= minimum
+    ]
     matches.sort(key=lambda match: (-match.similarity, match.object_id))
     return matches[:limit]

@@ -29,9 +29,9 @@ import argparse
 import csv
 import io
 import json
-import multiprocessing
 import os
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -263,29 +263,32 @@ def _import(home: str, database_url: str | None, prepared: dict[str, Any], out: 
     out.put(result)
 
 
-def _in_process(target: Any, *args: Any) -> Any:
-    """`target(*args, queue)` in a fresh process; what it put in the queue."""
-    import queue as queues
+class _Channel:
+    """What a phase hands back: printed as the last line of the phase's output."""
 
-    context = multiprocessing.get_context("spawn")
-    channel = context.Queue()
-    process = context.Process(target=target, args=(*args, channel))
-    process.start()
-    while True:
-        try:
-            result = channel.get(timeout=5)
-            break
-        except queues.Empty:
-            if not process.is_alive():
-                raise RuntimeError(f"{target.__name__} failed (exit {process.exitcode})") from None
-    process.join()
-    return result
+    def put(self, value: Any) -> None:
+        print(json.dumps(value), flush=True)
+
+
+PHASES = {"prepare": "_prepare_entry", "raw": "_raw", "import": "_import"}
+
+
+def _in_process(phase: str, home: str, database_url: str | None, extra: Any) -> Any:
+    """One phase in a fresh Python process (its peak memory its own); its result."""
+    command = [sys.executable, "-m", "bench.imports", "--phase", phase, "--home", home]
+    command += ["--phase-input", json.dumps(extra)]
+    if database_url:
+        command += ["--database-url", database_url]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the {phase} phase failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def run(rows: int, home: str, database_url: str | None) -> dict[str, Any]:
-    prepared = _in_process(_prepare_entry, home, database_url, rows)
-    raw = _in_process(_raw, home, database_url, prepared)
-    imported = _in_process(_import, home, database_url, prepared)
+    prepared = _in_process("prepare", home, database_url, rows)
+    raw = _in_process("raw", home, database_url, prepared)
+    imported = _in_process("import", home, database_url, prepared)
     rate = {
         "raw": rows / raw["seconds"],
         "import": rows / imported["import"]["seconds"],
@@ -321,8 +324,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rows", type=int, default=50_000)
     parser.add_argument("--home", help="A scratch data folder (default: a new temporary one)")
     parser.add_argument("--database-url", help="PostgreSQL instead of a fresh SQLite file")
+    parser.add_argument("--phase", choices=PHASES, help=argparse.SUPPRESS)
+    parser.add_argument("--phase-input", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
-    home = options.home or tempfile.mkdtemp(prefix="tradepost-bench-imports-")
+    if options.phase:
+        phase = globals()[PHASES[options.phase]]
+        phase(options.home, options.database_url, json.loads(options.phase_input), _Channel())
+        return
+    home = options.home or tempfile.mkdtemp(prefix="bench-imports-")
     result = run(options.rows, home, options.database_url)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     RESULTS.mkdir(exist_ok=True)

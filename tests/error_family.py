@@ -13,6 +13,7 @@ from tradepost.reviews import errors as reviews
 from tradepost.screening import errors as screening
 from tradepost.sourcing import errors as sourcing
 from tradepost.trust import errors as trust
+from tradepost.webhooks import errors as webhooks
 
 #: Every exception class an app's `errors` module defines (the demo loader's errors are for
 #: the person running the command, not for users, and stay outside).
@@ -36,6 +37,7 @@ APP_ERRORS = {
     "trust": {trust.TrustError, trust.VerificationNotFound, trust.ReportNotFound},
     "reviews": {reviews.ReviewError, reviews.ReviewNotFound},
     "screening": {screening.ScreeningError, screening.BannedTermNotFound},
+    "webhooks": {webhooks.WebhookError, webhooks.WebhookNotFound},
 }
 #: Each app's error class and the codes it is raised with.
 APP_CODES = {
@@ -49,6 +51,7 @@ APP_CODES = {
     "trust": (trust.TrustError, trust.TrustErrorCode),
     "reviews": (reviews.ReviewError, reviews.ReviewErrorCode),
     "screening": (screening.ScreeningError, screening.ScreeningErrorCode),
+    "webhooks": (webhooks.WebhookError, webhooks.WebhookErrorCode),
 }
 #: The not-found classes, each with what it is raised with.
 NOT_FOUND = {
@@ -62,6 +65,7 @@ NOT_FOUND = {
     reviews.ReviewNotFound: (),
     imports.ImportNotFound: (),
     screening.BannedTermNotFound: (),
+    webhooks.WebhookNotFound: (),
     companies.CompanyNotFound: (companies.CompanyErrorCode.MEMBER_NOT_FOUND, "No such member."),
     messaging.ConversationNotFound: (
         messaging.MessagingErrorCode.NOT_FOUND,

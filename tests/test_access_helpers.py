@@ -26,6 +26,7 @@ from tests.factories.reviews import make_review
 from tests.factories.screening import ban, held_product
 from tests.factories.sourcing import make_quotation, make_request
 from tests.factories.trust import report, submit_verification
+from tests.factories.webhooks import add_endpoint
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductNotFound
 from tradepost.companies.errors import CompanyNotFound
@@ -40,6 +41,8 @@ from tradepost.screening.errors import BannedTermNotFound
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.trust.errors import ReportNotFound, VerificationNotFound
+from tradepost.webhooks.errors import WebhookNotFound
+from tradepost.webhooks.services import webhook_endpoint_send_test
 
 SRC = Path(tradepost.__file__).parent
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
@@ -91,6 +94,8 @@ NOT_FOUND = {
     "access_banned_term": BannedTermNotFound,
     "access_held_product": ProductNotFound,
     "access_import": ImportNotFound,
+    "access_webhook_endpoint": WebhookNotFound,
+    "access_webhook_delivery": WebhookNotFound,
 }
 
 
@@ -161,6 +166,9 @@ def world():
     banned = ban("tusk", actor=operator)
     held = held_product(owner_b, company_b)
     catalogue_import = upload_catalogue(owner_b, company_b)
+    # A webhook endpoint of company B and a delivery to it: B's owner and admins only.
+    endpoint, _secret = add_endpoint(owner_b, "https://erp.example.com/hooks")
+    delivery = webhook_endpoint_send_test(actor=owner_b, endpoint=endpoint)
     return {
         "stranger": stranger,
         # name: (who may see it, its id arguments, the object)
@@ -198,6 +206,12 @@ def world():
         "access_banned_term": (operator, {"banned_term_id": banned.pk}, banned),
         "access_held_product": (operator, {"product_id": held.pk}, held),
         "access_import": (owner_b, {"import_id": catalogue_import.pk}, catalogue_import),
+        "access_webhook_endpoint": (owner_b, {"endpoint_id": endpoint.pk}, endpoint),
+        "access_webhook_delivery": (
+            owner_b,
+            {"endpoint_id": endpoint.pk, "delivery_id": delivery.pk},
+            delivery,
+        ),
     }
 
 

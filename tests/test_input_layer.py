@@ -17,6 +17,7 @@ from tradepost.api.reviews import ReplyIn, ReviewIn
 from tradepost.api.screening import BannedTermIn, BannedTermPatch
 from tradepost.api.showcase import ShowcaseIn
 from tradepost.api.sourcing import QuotationWrite, RequestWrite
+from tradepost.api.webhooks import EndpointIn, EndpointPatch
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.forms import ProductForm, ProductPublishForm, ShowcaseForm
 from tradepost.catalog.showcase_services import SHOWCASE_FIELDS
@@ -33,6 +34,8 @@ from tradepost.sourcing.errors import SourcingError
 from tradepost.sourcing.forms import BuyingRequestForm, PriceTierForm, QuotationForm
 from tradepost.trust import services as trust_services
 from tradepost.trust.forms import ReportForm
+from tradepost.webhooks import services as webhooks_services
+from tradepost.webhooks.forms import EndpointForm
 
 #: (use case, the fields the service takes, the web form, the API body)
 USE_CASES = [
@@ -53,6 +56,8 @@ USE_CASES = [
     ("showcase", SHOWCASE_FIELDS, ShowcaseForm, ShowcaseIn),
     ("review", reviews_services.REVIEW_FIELDS, ReviewForm, ReviewIn),
     ("review reply", reviews_services.REPLY_FIELDS, ReviewReplyForm, ReplyIn),
+    ("webhook endpoint", webhooks_services.ENDPOINT_FIELDS, EndpointForm, EndpointIn),
+    ("webhook endpoint change", webhooks_services.ENDPOINT_FIELDS, EndpointForm, EndpointPatch),
 ]
 
 
@@ -96,6 +101,8 @@ def test_price_tier_rows_carry_what_a_tier_is():
         (screening_services.banned_term_update, screening_services.BannedTermFields),
         (reviews_services.review_create, reviews_services.ReviewFields),
         (reviews_services.review_reply, reviews_services.ReplyFields),
+        (webhooks_services.webhook_endpoint_create, webhooks_services.EndpointFields),
+        (webhooks_services.webhook_endpoint_update, webhooks_services.EndpointFields),
     ],
     ids=lambda value: getattr(value, "__name__", ""),
 )

@@ -13,7 +13,9 @@ from django.test import Client
 from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
+from tests.factories.imports import upload_catalogue
 from tests.factories.sourcing import make_request
+from tests.factories.webhooks import add_endpoint
 from tradepost.search import indexer
 
 pytestmark = pytest.mark.django_db
@@ -44,11 +46,11 @@ PAGED = {
     "/api/v1/operator/banned-terms": True,
     "/api/v1/operator/held-listings": True,
     "/api/v1/companies/{slug}/reviews": False,
+    "/api/v1/me/webhooks": True,
+    "/api/v1/me/webhooks/{endpoint_id}/deliveries": True,
     "/api/v1/me/imports": True,
     "/api/v1/me/imports/{import_id}/rows": True,
 }
-#: Paged lists of an object the behaviour tests' world does not make (tests/imports page them).
-NOT_IN_WORLD = {"/api/v1/me/imports/{import_id}/rows"}
 #: Paged lists only operators read (the world's operator reads them).
 OPERATOR_LISTS = {
     "/api/v1/operator/invoices/awaiting",
@@ -68,6 +70,8 @@ WHOLE = {
     # The company's showcase (its few choices) and the sponsored block (a few products).
     "/api/v1/me/showcase",
     "/api/v1/showcase",
+    # The events a webhook endpoint can subscribe to (a fixed handful).
+    "/api/v1/me/webhooks/event-types",
 }
 #: The buying-request filters, one spelling on the board, in the search and on the pages.
 REQUEST_FILTERS = {"category", "destination", "quantity_min", "quantity_max", "posted_within"}
@@ -154,6 +158,8 @@ def world():
     conversation = messaging.inquiry_send(
         actor=buyer, product=product, company=None, quantity=None, unit="", message="Price?"
     )
+    endpoint, _secret = add_endpoint(supplier, "https://erp.example.com/hooks")
+    catalogue_import = upload_catalogue(supplier, company)
     indexer.apply_outbox()
     client = Client()
     client.force_login(supplier)
@@ -164,6 +170,8 @@ def world():
         "operator": operator,
         "conversation": conversation,
         "slug": company.slug,
+        "endpoint": endpoint,
+        "import": catalogue_import,
     }
 
 
@@ -174,8 +182,13 @@ def _client(world, path):
 def _paths(world):
     conversation_id = world["conversation"].pk
     return [
-        path.format(conversation_id=conversation_id, slug=world["slug"])
-        for path in sorted(set(PAGED) - NOT_IN_WORLD)
+        path.format(
+            conversation_id=conversation_id,
+            slug=world["slug"],
+            endpoint_id=world["endpoint"].pk,
+            import_id=world["import"].pk,
+        )
+        for path in sorted(PAGED)
     ]
 
 

@@ -157,6 +157,8 @@ PATH_VALUES: dict[str, Callable[[World], Any]] = {
     "review_id": lambda w: w.review_received.pk,
     "import_id": lambda w: w.import_job.pk,
     "banned_term_id": lambda w: w.banned_term.pk,
+    "endpoint_id": lambda w: w.webhook_endpoint.pk,
+    "delivery_id": lambda w: w.webhook_delivery.pk,
 }
 #: Where a parameter means a different object: a supplier quotes on another company's
 #: request, and attaches files to its own quotation; the showcase names a showcased product.
@@ -231,6 +233,8 @@ BODY_VALUES: dict[str, Callable[[World], Any]] = {
     "rating": lambda w: 4,  # a review's stars
     "mode": lambda w: "valid",  # a catalogue import's
     "encoding": lambda w: "utf-8",  # a catalogue file's
+    "url": lambda w: "https://erp.flask-works.example/orders",  # a webhook endpoint's
+    "events": lambda w: ["inquiry.created", "quotation.received"],
 }
 #: Body fields whose valid value differs from BODY_VALUES' on one operation: a moderation
 #: action (the membership's is "subscribe"); the showcase's product (a Gold supplier's own).

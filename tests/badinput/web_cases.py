@@ -68,6 +68,7 @@ from tradepost.trust.forms import (
     ReportForm,
     VerificationSubmitForm,
 )
+from tradepost.webhooks.forms import EndpointForm, RotateSecretForm
 
 
 def _walk(patterns: list[Any], namespace: str = "") -> Iterator[tuple[str, Callable[..., Any]]]:
@@ -607,6 +608,39 @@ WEB_WRITES = [
         "membership:payment_confirm",
         kwargs=lambda w: {"invoice_id": w.invoice.pk},
         actor=OPERATOR,
+    ),
+    # webhooks
+    Page(
+        "webhooks:list",
+        lambda w: {
+            "url": "https://erp.flask-works.example/orders",
+            "description": "ERP",
+            "events": ["inquiry.created", "quotation.received"],
+        },
+        form=EndpointForm,
+    ),
+    Page(
+        "webhooks:detail",
+        lambda w: {"url": "https://erp.flask-works.example/v2", "events": ["product.published"]},
+        kwargs=lambda w: {"endpoint_id": w.webhook_endpoint.pk},
+        form=EndpointForm,
+    ),
+    Page(
+        "webhooks:rotate",
+        lambda w: {"keep_previous": "on"},
+        kwargs=lambda w: {"endpoint_id": w.webhook_endpoint.pk},
+        form=RotateSecretForm,
+    ),
+    Page("webhooks:disable", kwargs=lambda w: {"endpoint_id": w.webhook_endpoint.pk}),
+    Page("webhooks:enable", kwargs=lambda w: {"endpoint_id": w.webhook_endpoint.pk}),
+    Page("webhooks:test", kwargs=lambda w: {"endpoint_id": w.webhook_endpoint.pk}),
+    Page("webhooks:delete", kwargs=lambda w: {"endpoint_id": w.webhook_endpoint.pk}),
+    Page(
+        "webhooks:redeliver",
+        kwargs=lambda w: {
+            "endpoint_id": w.webhook_endpoint.pk,
+            "delivery_id": w.webhook_delivery.pk,
+        },
     ),
     # the display currency (a visitor's choice, kept in a cookie)
     Page(

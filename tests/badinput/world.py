@@ -25,6 +25,7 @@ from tests.factories.membership import gold, subscribe
 from tests.factories.screening import held_product
 from tests.factories.sourcing import make_quotation, make_request
 from tests.factories.trust import report, submit_verification
+from tests.factories.webhooks import add_endpoint
 from tradepost.accounts.models import ApiToken, ThrottleHit, User
 from tradepost.accounts.tokens import token_create
 from tradepost.api.models import IdempotencyKey
@@ -43,6 +44,8 @@ from tradepost.screening.models import BannedTerm
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
 from tradepost.trust.models import Report, VerificationRequest
+from tradepost.webhooks.models import WebhookDelivery, WebhookEndpoint
+from tradepost.webhooks.services import webhook_endpoint_send_test
 
 #: Tables a refused request may still write to: rate-limit counters, the answers kept for an
 #: Idempotency-Key (a refusal is kept too), "read up to" marks (opening a conversation page
@@ -95,6 +98,8 @@ class World:
     banned_term: BannedTerm  # "ivory", on the operators' list
     held_product: Product  # the test user's, held for review because of it
     import_job: ImportJob  # a catalogue the test user uploaded, checked, not imported yet
+    webhook_endpoint: WebhookEndpoint  # the test user's company's, every event
+    webhook_delivery: WebhookDelivery  # a test event to it (never sent: rolled back)
     stored: dict[str, list[tuple[Any, ...]]]  # what the database holds, as built
 
 
@@ -162,6 +167,7 @@ def build_world() -> World:
     # Banned terms: "ivory" on the list, and a listing of the test user's held for it.
     held = held_product(user, company, title="Carved ivory flask")
     banned_term = BannedTerm.objects.get(normalized="ivory")
+    endpoint, _webhook_secret = add_endpoint(user, "https://erp.flask-works.example/tradepost")
     return World(
         user=user,
         company=company,
@@ -197,6 +203,8 @@ def build_world() -> World:
         banned_term=banned_term,
         held_product=held,
         import_job=upload_catalogue(user, company, [{**BASE_ROW, "sku": "VF-BAD-INPUT"}]),
+        webhook_endpoint=endpoint,
+        webhook_delivery=webhook_endpoint_send_test(actor=user, endpoint=endpoint),
         stored=stored_state(),
     )
 

@@ -97,6 +97,15 @@ def test_demo_tells_the_search_index_about_every_listing(loaded):
     assert Company.objects.count() == 30
 
 
+def test_demo_fingerprints_its_published_listings_for_duplicate_detection(loaded):
+    from tradepost.search.models import ListingFingerprint
+
+    published = Product.objects.filter(status=ProductStatus.PUBLISHED)
+    assert set(ListingFingerprint.objects.values_list("object_id", "owner_id")) == set(
+        published.values_list("id", "company_id")
+    )
+
+
 def test_demo_logins_work_and_are_printed(loaded):
     for role in ("supplier", "buyer", "operator"):
         email = f"{role}@demo.example"

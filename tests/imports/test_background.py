@@ -154,3 +154,17 @@ def test_the_export_command_writes_a_file_the_import_reads_back(supplier, tmp_pa
 def test_the_command_refuses_an_unknown_company(tmp_path, db):
     with pytest.raises(CommandError, match="No company"):
         call_command("import-products", str(tmp_path / "x.csv"), company="nobody")
+
+
+def test_a_finished_import_is_announced_to_the_companys_webhooks(supplier, monkeypatch):
+    from tradepost.core import events
+
+    told = []
+    monkeypatch.setattr(
+        events, "_recorder", lambda kind, company, payload: told.append((kind, company, payload))
+    )
+    job = supplier.run(product_rows(2))
+    ((kind, company, payload),) = told
+    assert (kind, company) == ("import.finished", supplier.company.pk)
+    assert payload["import_id"] == job.pk and payload["status"] == "finished"
+    assert (payload["created"], payload["failed"]) == (2, 0)

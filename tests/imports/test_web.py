@@ -154,3 +154,19 @@ def test_a_stranger_exports_their_own_catalogue_not_another(client, supplier):
     client.force_login(stranger)
     export = client.get(_url("export") + "?format=csv").content.decode("utf-8-sig")
     assert "VF-0" not in export
+
+
+def test_operators_read_imports_in_the_admin_and_cancel_them(client, supplier):
+    from tests.factories.accounts import make_operator
+
+    job = supplier.upload_rows(product_rows(1, moq="none"))
+    client.force_login(make_operator())
+    assert client.get(reverse("admin:imports_importjob_changelist")).status_code == 200
+    page = client.get(reverse("admin:imports_importjob_change", args=[job.pk]))
+    assert page.status_code == 200 and "Enter a number." in page.content.decode()
+    client.post(
+        reverse("admin:imports_importjob_changelist"),
+        {"action": "cancel_imports", "_selected_action": [job.pk]},
+    )
+    job.refresh_from_db()
+    assert job.status == ImportStatus.CANCELLED

@@ -25,6 +25,7 @@ from tradepost.api import (
     showcase,
     sourcing,
     trust,
+    webhooks,
 )
 from tradepost.api.etags import conditional_get
 from tradepost.api.field_errors import field_message
@@ -74,6 +75,7 @@ api.add_router("/me", accounts.router)
 api.add_router("/me/products", products.router)
 api.add_router("/me/imports", imports.router)
 api.add_router("/me/catalogue", imports.catalogue_router)
+api.add_router("/me/webhooks", webhooks.router)
 api.add_router("/me/insights", insights.router)
 api.add_router("/me/showcase", showcase.router)
 api.add_router("/showcase", showcase.public_router)

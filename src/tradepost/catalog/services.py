@@ -56,6 +56,7 @@ from tradepost.core.cleaning import (
     one_line,
     text_or_none,
 )
+from tradepost.core.events import EventType, emit
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import UI_LANGUAGES
@@ -352,6 +353,23 @@ def _locked_to_manage(actor: User, product: Product) -> Product:
     return locked
 
 
+def _emit_published(product: Product) -> None:
+    """Tell the company's webhooks that a listing went public (docs/webhooks.md), in the
+    transaction that publishes it."""
+    emit(
+        EventType.PRODUCT_PUBLISHED,
+        company_id=product.company_id,
+        payload={
+            "product": {
+                "id": product.pk,
+                "sku": product.sku,
+                "title": product.title,
+                "published_at": product.published_at,
+            }
+        },
+    )
+
+
 def _changed(product: Product) -> None:
     """Tell the search index, in this transaction, that the product changed (and keep its
     duplicate-detection fingerprint in step: only published products have one)."""
@@ -459,6 +477,7 @@ def product_publish(*, actor: User, product: Product, allow_duplicate: bool = Fa
     _full_clean(locked)
     locked.save(update_fields=["status", "published_at", "updated_at"])
     _changed(locked)
+    _emit_published(locked)
     return locked
 
 
@@ -612,6 +631,7 @@ def product_review_approve(*, actor: User, product: Product) -> Product:
     _full_clean(locked)
     locked.save(update_fields=["status", "published_at", "updated_at"])
     _changed(locked)
+    _emit_published(locked)
     tell_listing_review(
         company=locked.company, listing_title=locked.title, product_id=locked.pk, outcome="approved"
     )

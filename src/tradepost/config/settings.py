@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "tradepost.messaging",
     "tradepost.reviews",
     "tradepost.trust",
+    "tradepost.webhooks",
     "tradepost.notify",
     "tradepost.insights",
     "tradepost.demo",
@@ -273,7 +274,7 @@ TRADEPOST_IMPORT_PICTURES_MAX_BYTES = env.int(
     "TRADEPOST_IMPORT_PICTURES_MAX_BYTES", 200 * 1024 * 1024
 )
 TRADEPOST_IMPORT_PICTURES_MAX_FILES = env.int("TRADEPOST_IMPORT_PICTURES_MAX_FILES", 5_000)
-TRADEPOST_IMPORT_INLINE_ROWS = env.int("TRADEPOST_IMPORT_INLINE_ROWS", 1_000)
+TRADEPOST_IMPORT_INLINE_ROWS = env.int("TRADEPOST_IMPORT_INLINE_ROWS", 200)
 TRADEPOST_IMPORT_STALLED_MINUTES = env.int("TRADEPOST_IMPORT_STALLED_MINUTES", 10)
 TRADEPOST_INQUIRIES_PER_HOUR = env.int("TRADEPOST_INQUIRIES_PER_HOUR", 20)
 TRADEPOST_MESSAGES_PER_HOUR = env.int("TRADEPOST_MESSAGES_PER_HOUR", 120)
@@ -363,6 +364,36 @@ TRADEPOST_INSIGHTS_COUNTING = env.bool("TRADEPOST_INSIGHTS_COUNTING", True)
 # Seconds a server process keeps its counts in memory before writing them (one transaction).
 TRADEPOST_INSIGHTS_FLUSH_SECONDS = env.float("TRADEPOST_INSIGHTS_FLUSH_SECONDS", 5.0)
 
+# --- webhooks (docs/webhooks.md, ADR 0028) ---------------------------------------------------
+# Deliveries go only to public internet addresses: every address a host name resolves to is
+# checked and the connection goes to the checked one. TRADEPOST_WEBHOOKS_ALLOW_PRIVATE=1 allows
+# loopback and private networks too (tests, a receiver on the same network); never on a
+# public site, where it would let a company make the server call its own network.
+TRADEPOST_WEBHOOKS_ALLOW_PRIVATE = env.bool("TRADEPOST_WEBHOOKS_ALLOW_PRIVATE", False)
+# Seconds to connect, and for the whole request (connect, send, answer), and the bytes of an
+# answer read at most.
+TRADEPOST_WEBHOOKS_CONNECT_TIMEOUT = env.float("TRADEPOST_WEBHOOKS_CONNECT_TIMEOUT", 3.0)
+TRADEPOST_WEBHOOKS_TIMEOUT = env.float("TRADEPOST_WEBHOOKS_TIMEOUT", 10.0)
+TRADEPOST_WEBHOOKS_RESPONSE_MAX_BYTES = env.int("TRADEPOST_WEBHOOKS_RESPONSE_MAX_BYTES", 65536)
+# Attempts of one delivery, and the wait before the next: base * 2^(attempt-1), at most max,
+# each within +-25% (jitter): 15 attempts over about a day.
+TRADEPOST_WEBHOOKS_MAX_ATTEMPTS = env.int("TRADEPOST_WEBHOOKS_MAX_ATTEMPTS", 15)
+TRADEPOST_WEBHOOKS_RETRY_BASE_SECONDS = env.float("TRADEPOST_WEBHOOKS_RETRY_BASE_SECONDS", 30.0)
+TRADEPOST_WEBHOOKS_RETRY_MAX_SECONDS = env.float("TRADEPOST_WEBHOOKS_RETRY_MAX_SECONDS", 14400.0)
+# An endpoint whose deliveries failed for good this many times in a row is switched off and
+# its company's owner and admins are emailed.
+TRADEPOST_WEBHOOKS_DISABLE_AFTER = env.int("TRADEPOST_WEBHOOKS_DISABLE_AFTER", 5)
+# Hours the previous secret still signs (beside the new one) after a rotation.
+TRADEPOST_WEBHOOKS_ROTATION_HOURS = env.int("TRADEPOST_WEBHOOKS_ROTATION_HOURS", 24)
+# Seconds past its due time after which the worker's timer queues a pending delivery again
+# (its task was lost: a worker killed mid-delivery, a queue that did not answer at commit).
+TRADEPOST_WEBHOOKS_SWEEP_GRACE_SECONDS = env.float("TRADEPOST_WEBHOOKS_SWEEP_GRACE_SECONDS", 30.0)
+# Endpoints per company; days the events and their delivery log are kept.
+TRADEPOST_WEBHOOKS_MAX_ENDPOINTS = env.int("TRADEPOST_WEBHOOKS_MAX_ENDPOINTS", 10)
+TRADEPOST_WEBHOOKS_LOG_DAYS = env.int("TRADEPOST_WEBHOOKS_LOG_DAYS", 30)
+# The key endpoint secrets are derived from (default: SECRET_KEY). Changing it changes every
+# endpoint's secret: set it before changing SECRET_KEY on a site with webhooks.
+TRADEPOST_WEBHOOKS_SECRET_KEY = env.str("TRADEPOST_WEBHOOKS_SECRET_KEY", "") or SECRET_KEY
 
 # --- background tasks ---------------------------------------------------------------------
 # The database queue (the default, with or without Redis) is durable wherever the database
@@ -375,6 +406,9 @@ _TASK_BACKENDS = {
     "immediate": "django_tasks.backends.immediate.ImmediateBackend",
 }
 TASKS_BACKEND_NAME = env.str("TRADEPOST_TASKS_BACKEND", "database")
+# Seconds the database queue's idle worker waits before it looks for tasks again: the most a
+# side effect (an email, a webhook) waits after its commit when the worker is idle.
+TRADEPOST_WORKER_POLL_SECONDS = env.float("TRADEPOST_WORKER_POLL_SECONDS", 1.0)
 if TASKS_BACKEND_NAME not in _TASK_BACKENDS:
     raise ValueError(
         f"TRADEPOST_TASKS_BACKEND={TASKS_BACKEND_NAME!r}: use one of {', '.join(_TASK_BACKENDS)}"

@@ -47,6 +47,7 @@ urlpatterns += i18n_patterns(
     path("dashboard/company/", include("tradepost.web.urls.companies")),
     path("dashboard/products/", include("tradepost.web.urls.products")),
     path("dashboard/imports/", include("tradepost.web.urls.imports")),
+    path("dashboard/webhooks/", include("tradepost.web.urls.webhooks")),
     path("dashboard/", include("tradepost.web.urls.insights")),
     path("dashboard/", include("tradepost.web.urls.trust")),
     path("dashboard/", include("tradepost.web.urls.screening")),

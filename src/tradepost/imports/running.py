@@ -34,6 +34,7 @@ from tradepost.catalog import services as catalog
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import Product, ProductImage, ProductStatus
 from tradepost.companies.selectors import standing_refusal
+from tradepost.core.events import EventType, emit
 from tradepost.imports.models import ImportedPicture, ImportJob, ImportRow, ImportStatus, RowOutcome
 from tradepost.imports.pictures import PictureBox
 from tradepost.imports.planning import Layout, Planner, RowPlan
@@ -226,19 +227,47 @@ def import_run(*, job_id: int, progress: Any = None) -> None:
     if job is None or job.status != ImportStatus.IMPORTING:
         return
     if job.created_by is None:
-        _fail(job.pk, ImportStatus.IMPORTING, _("The person who uploaded the file left."))
+        _end(job, ImportStatus.FAILED, _("The person who uploaded the file left."))
         return
     with translation.override(job.language):
         try:
             _run(job, job.created_by, progress)
         except FileRejected as refusal:
-            _fail(job.pk, ImportStatus.IMPORTING, str(refusal))
+            _end(job, ImportStatus.FAILED, str(refusal))
             return
         except Stopped:
             return
-    ImportJob.objects.filter(pk=job.pk, status=ImportStatus.IMPORTING).update(
-        status=ImportStatus.FINISHED, finished_at=timezone.now(), updated_at=timezone.now()
-    )
+    _end(job, ImportStatus.FINISHED)
+
+
+def _end(job: ImportJob, status: str, message: str = "") -> None:
+    """Finish an import (or fail it) and tell the company's webhooks (`import.finished`,
+    recorded in the same transaction: sent after the commit)."""
+    now = timezone.now()
+    with transaction.atomic():
+        ended = ImportJob.objects.filter(pk=job.pk, status=ImportStatus.IMPORTING).update(
+            status=status, message=message, finished_at=now, updated_at=now
+        )
+        if not ended:
+            return
+        job.refresh_from_db()
+        emit(
+            EventType.IMPORT_FINISHED,
+            company_id=job.company_id,
+            payload={
+                "import_id": job.pk,
+                "status": job.status,
+                "file_name": job.original_name,
+                "rows": job.rows_total,
+                "created": job.created_count,
+                "updated": job.updated_count,
+                "unchanged": job.skipped_count,
+                "failed": job.failed_count,
+                "pictures_added": job.pictures_added,
+                "message": job.message,
+                "finished_at": now.isoformat(),
+            },
+        )
 
 
 def _run(job: ImportJob, actor: User, progress: Any) -> None:

@@ -31,6 +31,7 @@ from tradepost.audit.services import audit_record, field_changes
 from tradepost.catalog.models import Product, ProductStatus, Unit
 from tradepost.companies.models import Company, Membership
 from tradepost.companies.selectors import acting_company, standing_refusal
+from tradepost.core.events import EventType, emit
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.core.languages import normalise_ui_language
 from tradepost.messaging.errors import (
@@ -396,6 +397,13 @@ def inquiry_send(
             recipients_company_id=supplier_id,
             sender_company=sender,
         )
+        _emit_message_event(
+            EventType.INQUIRY_CREATED,
+            conversation=conversation,
+            message=first,
+            to_company_id=supplier_id,
+            sender=sender,
+        )
     return conversation
 
 
@@ -437,6 +445,13 @@ def message_send(
             kind=NotificationKind.NEW_MESSAGE,
             recipients_company_id=locked.other_company_id(company_id),
             sender_company=company,
+        )
+        _emit_message_event(
+            EventType.MESSAGE_CREATED,
+            conversation=locked,
+            message=message,
+            to_company_id=locked.other_company_id(company_id),
+            sender=company,
         )
     return message
 
@@ -506,6 +521,29 @@ def conversation_mark_read(*, actor: User, conversation: Conversation) -> None:
 
 
 # --- notifications --------------------------------------------------------------------------
+
+
+def _emit_message_event(
+    event_type: str,
+    *,
+    conversation: Conversation,
+    message: Message,
+    to_company_id: int,
+    sender: Company,
+) -> None:
+    """Tell the receiving company's webhooks of a new inquiry or message (docs/webhooks.md),
+    in the transaction that writes it."""
+    data: dict[str, object] = {
+        "conversation": {"id": conversation.pk, "subject": conversation.subject},
+        "message": {"id": message.pk, "body": message.body, "created_at": message.created_at},
+        "from_company": {"id": sender.pk, "slug": sender.slug, "name": sender.legal_name},
+    }
+    if event_type == EventType.INQUIRY_CREATED:
+        product = conversation.product
+        data["product"] = {"id": product.pk, "title": product.title} if product else None
+        data["quantity"] = conversation.quantity
+        data["unit"] = conversation.unit
+    emit(event_type, company_id=to_company_id, payload=data)
 
 
 def _notify_other_side(

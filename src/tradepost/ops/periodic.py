@@ -24,6 +24,7 @@ from tradepost.membership.services import membership_jobs_run
 from tradepost.sourcing.responsiveness import refresh_indexed_rates
 from tradepost.sourcing.services import request_expire_due, requests_notify_expiring
 from tradepost.sourcing.tasks import match_alerts_send_due
+from tradepost.webhooks.services import deliveries_send_due, webhook_log_prune
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +94,18 @@ def _resume_stalled_imports() -> None:
         logger.info("queued again %d catalogue imports a stopped worker left", queued)
 
 
+def _send_due_webhooks() -> None:
+    queued = deliveries_send_due()
+    if queued:
+        logger.info("queued %d webhook deliveries whose task was lost", queued)
+
+
+def _prune_webhook_log() -> None:
+    pruned = webhook_log_prune()
+    if pruned:
+        logger.info("deleted %d webhook events past their retention", pruned)
+
+
 #: (name, interval in seconds, job)
 JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("expire buying requests", 60.0, _expire_requests),
@@ -102,6 +115,8 @@ JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("delete old insight counters", 3600.0, _prune_counters),
     ("membership renewals, reminders and expiries", 900.0, _membership_renewals),
     ("delete expired idempotency keys and rate-limit counts", 3600.0, _purge_api_records),
+    ("queue webhook deliveries whose task was lost", 15.0, _send_due_webhooks),
+    ("delete old webhook events and deliveries", 3600.0, _prune_webhook_log),
     ("resume stalled catalogue imports", 60.0, _resume_stalled_imports),
 ]
 

@@ -47,6 +47,7 @@ from tradepost.core.cleaning import (
     clean_rich_text,
     clean_text,
 )
+from tradepost.core.events import EventType, emit
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import normalise_ui_language
@@ -651,11 +652,44 @@ def quotation_submit(
         .first()
     )
     if existing is not None:
-        return _quotation_revise(existing, actor=actor, cleaned=cleaned, now=now)
+        revised = _quotation_revise(existing, actor=actor, cleaned=cleaned, now=now)
+        _emit_quotation_event(EventType.QUOTATION_RECEIVED, revised, buying_request, supplier)
+        return revised
     quotation = Quotation(request=buying_request, supplier=supplier, created_by=actor, **cleaned)
     _quotation_first(quotation, now=now)
     _tell_buyer_of_quotation(buying_request, supplier=supplier)
+    _emit_quotation_event(EventType.QUOTATION_RECEIVED, quotation, buying_request, supplier)
     return quotation
+
+
+def _emit_quotation_event(
+    event_type: str, quotation: Quotation, request: BuyingRequest, other: Company
+) -> None:
+    """Tell the buyer's webhooks of a quotation (first or revised), or the supplier's of an
+    award (docs/webhooks.md), in the transaction that writes it; `other` is the other side."""
+    received = event_type == EventType.QUOTATION_RECEIVED
+    emit(
+        event_type,
+        company_id=request.buyer_id if received else quotation.supplier_id,
+        payload={
+            "request": {"id": request.pk, "title": request.title},
+            "quotation": {
+                "id": quotation.pk,
+                "revision": quotation.revision,
+                "unit_price": quotation.unit_price,
+                "currency": quotation.currency,
+                "moq": quotation.moq,
+                "incoterm": quotation.incoterm,
+                "lead_time_days": quotation.lead_time_days,
+                "valid_until": quotation.valid_until,
+            },
+            ("from_company" if received else "buyer"): {
+                "id": other.pk,
+                "slug": other.slug,
+                "name": other.legal_name,
+            },
+        },
+    )
 
 
 def _quotation_revise(
@@ -815,6 +849,8 @@ def quotation_award(*, actor: Any, quotation: Quotation) -> Quotation:
         status=QuotationStatus.DECLINED
     ).update(status=QuotationStatus.NOT_SELECTED, updated_at=now)
     request.refresh_from_db()
+    quotation.refresh_from_db()
+    _emit_quotation_event(EventType.QUOTATION_AWARDED, quotation, request, request.buyer)
     for other in request.quotations.select_related("created_by"):
         _email_quoting_supplier(
             other,

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from django_tasks import task
 
 from tradepost.companies.models import Membership, Standing
+from tradepost.core.events import EventType, emit
 from tradepost.core.languages import normalise_ui_language
 from tradepost.membership.selectors import benefit_of_companies
 from tradepost.notify.models import NotificationKind
@@ -124,6 +125,21 @@ def _send_alert(alert_id: int, *, now: datetime) -> int:
         or alert.company.standing != Standing.ACTIVE
     ):
         return 0
+    emit(
+        EventType.REQUEST_MATCHED,
+        company_id=alert.company_id,
+        payload={
+            "request": {
+                "id": request.pk,
+                "title": request.title,
+                "quantity": request.quantity,
+                "unit": request.unit,
+                "destination_country": request.destination_country,
+                "deadline": request.deadline,
+            },
+            "first_look": alert.first_look,
+        },
+    )
     with translation.override("en"):
         path = reverse("sourcing:request_detail", args=[request.pk])
     params: dict[str, Any] = {"subject": request.title}

@@ -295,6 +295,7 @@ class Command(BaseCommand):
                     workers=max(1, options["workers"] or default_workers()),
                     quality=only != "timing",
                     timing=only != "quality",
+                    reuse=options["reuse"],
                 ),
                 say=self.say,
             )

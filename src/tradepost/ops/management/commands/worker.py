@@ -30,7 +30,14 @@ def run_task_worker(*, batch: bool = False) -> None:
             *options,
         )
         return
-    call_command("db_worker", "--queue-name", "*", *(["--batch"] if batch else []))
+    call_command(
+        "db_worker",
+        "--queue-name",
+        "*",
+        "--interval",
+        str(settings.TRADEPOST_WORKER_POLL_SECONDS),
+        *(["--batch"] if batch else []),
+    )
 
 
 class Command(BaseCommand):

@@ -1,0 +1,126 @@
+"""`kill -9` of the worker in the middle of a delivery (real processes: `tradepost worker`
+with the database queue, a receiver on 127.0.0.1 that holds the first request open): no
+event is lost. The killed attempt's claim runs out, the next worker's timer queues it again,
+and every event arrives at least once; the one that was cut off arrives twice, with the same
+event id, for the receiver to drop."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.webhooks.conftest import hang
+
+REPO = Path(__file__).resolve().parents[2]
+EVENTS = 4
+
+SETUP = """
+import django, sys
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from django.db import transaction
+from tests.factories.companies import make_trader
+from tradepost.core.events import emit
+from tradepost.webhooks.services import webhook_endpoint_create
+owner, company = make_trader(slug="killed-webhooks")
+webhook_endpoint_create(actor=owner, url=sys.argv[1], events=["product.published"])
+for number in range({events}):
+    with transaction.atomic():
+        emit("product.published", company_id=company.pk, payload={{"product": {{"id": number}}}})
+"""
+
+STATE = """
+import django, json
+django.setup()
+from tradepost.webhooks.models import WebhookDelivery
+print(json.dumps(sorted(
+    [d.status, d.attempts] for d in WebhookDelivery.objects.all()
+)))
+"""
+
+
+def _env(home: Path, receiver_port: int) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tradepost.config.test_settings",
+        "TRADEPOST_HOME": str(home),
+        "DATABASE_URL": f"sqlite:///{home / 'tradepost.sqlite3'}",
+        "PYTHONPATH": f"{REPO}{os.pathsep}{REPO / 'src'}",
+        # The durable queue, as in production; the receiver is on 127.0.0.1.
+        "TRADEPOST_TASKS_BACKEND": "database",
+        "TRADEPOST_WEBHOOKS_ALLOW_PRIVATE": "1",
+        "TRADEPOST_WEBHOOKS_CONNECT_TIMEOUT": "1",
+        "TRADEPOST_WEBHOOKS_TIMEOUT": "3",  # a claim lasts 3 + 1 + 5 seconds
+        "TRADEPOST_WEBHOOKS_SWEEP_GRACE_SECONDS": "0",
+    }
+
+
+def _python(code: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _state(env: dict[str, str]) -> list[list]:
+    done = _python(STATE, env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _worker(env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tradepost.cli", "worker", "--no-indexer", *args],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_kill_9_mid_delivery_loses_nothing(tmp_path, receiver):
+    env = _env(tmp_path, receiver.port)
+    setup = _python(SETUP.format(events=EVENTS), env, receiver.url)
+    assert setup.returncode == 0, setup.stderr
+    assert _state(env) == [["pending", 0]] * EVENTS  # committed, queued, not sent
+
+    receiver.answer_with(hang(30))  # the first request is held open: the worker waits
+    worker = _worker(env)
+    deadline = time.monotonic() + 120
+    while not receiver.received:
+        assert worker.poll() is None, worker.stderr.read() if worker.stderr else ""
+        assert time.monotonic() < deadline, "the worker sent nothing"
+        time.sleep(0.05)
+    worker.send_signal(signal.SIGKILL)
+    worker.wait(timeout=30)
+    assert worker.returncode == -signal.SIGKILL
+    killed_at = time.monotonic()
+    # The attempt was claimed and never answered; the others wait in the queue.
+    assert _state(env) == [["pending", 0]] * (EVENTS - 1) + [["pending", 1]]
+
+    # A new worker after the claim ran out (3 + 1 + 5 s): its timer queues the cut-off
+    # delivery again, its queue runs the others.
+    time.sleep(max(0.0, 9.5 - (time.monotonic() - killed_at)))
+    rerun = _worker(env, "--batch")
+    assert rerun.wait(timeout=180) == 0, rerun.stderr.read() if rerun.stderr else ""
+
+    assert _state(env) == [["succeeded", 1]] * (EVENTS - 1) + [["succeeded", 2]]
+    ids = [body["id"] for body in receiver.bodies()]
+    assert len(set(ids)) == EVENTS  # every event arrived
+    assert len(ids) == EVENTS + 1  # the cut-off one twice, with the same id
+    assert ids.count(ids[0]) == 2
+    numbers = sorted({body["data"]["product"]["id"] for body in receiver.bodies()})
+    assert numbers == list(range(EVENTS))

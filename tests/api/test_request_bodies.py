@@ -220,3 +220,25 @@ def test_every_json_body_is_read_as_json():
             plain &= {Decimal, date, datetime}
             assert not plain, f"{schema.__name__}.{name}: use the JSON alias for {plain}"
             pending.extend(_models(field.annotation))
+
+
+@pytest.mark.parametrize("keyed", [{}, {"Idempotency-Key": "form-1"}])
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("post", "/api/v1/me/products"), ("patch", "/api/v1/me/products/{pk}")],
+)
+def test_a_form_sent_to_an_endpoint_that_reads_json_is_a_400_problem(
+    supplier_product, method, path, keyed
+):
+    owner, product = supplier_product
+    _token, secret = token_create(user=owner, name="tests")
+    count = type(product).objects.count()
+    response = getattr(Client(), method)(
+        path.format(pk=product.pk),
+        {"title": "Cashmere blanket", "moq": "10"},  # the test client sends multipart
+        headers={"Authorization": f"Bearer {secret}", **keyed},
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["type"].endswith("/not-json")
+    product.refresh_from_db()
+    assert product.title == "Wool blanket" and type(product).objects.count() == count

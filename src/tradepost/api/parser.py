@@ -22,14 +22,18 @@ from tradepost.api.problems import ApiProblem, validation_problem
 
 
 class JsonObjectParser(Parser):
+    @staticmethod
+    def not_json() -> ApiProblem:
+        return ApiProblem(
+            400,
+            "not-json",
+            _("The body is not sent as JSON"),
+            _("Send it with the header Content-Type: application/json."),
+        )
+
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
         if "json" not in (request.content_type or ""):  # as UnstorableTextMiddleware tells
-            raise ApiProblem(
-                400,
-                "not-json",
-                _("The body is not sent as JSON"),
-                _("Send it with the header Content-Type: application/json."),
-            )
+            raise self.not_json()
         try:
             data = json.loads(request.body)
         except (ValueError, RecursionError):  # RecursionError: nested deeper than Python reads

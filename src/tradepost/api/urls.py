@@ -6,6 +6,7 @@ from typing import Any
 
 from csp.decorators import csp_exempt
 from django.http import Http404
+from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -125,6 +126,14 @@ def _unauthenticated(request, exc):
 @api.exception_handler(Http404)
 def _not_found(request, exc):
     return problem_response(request, status=404, code="not-found", title=_("Not found"))
+
+
+@api.exception_handler(RawPostDataException)
+def _form_to_json_endpoint(request, exc):
+    """A multipart form sent to an endpoint that reads a JSON body: the form was read already
+    (for the checks of `UnstorableTextMiddleware` and `Idempotency-Key`), so its raw bytes are
+    gone; the answer is the one any other body that is not JSON gets."""
+    return render_problem(request, JsonObjectParser.not_json())
 
 
 @api.exception_handler(HttpError)

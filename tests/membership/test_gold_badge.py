@@ -1,7 +1,7 @@
 """The Gold Supplier badge: Gold's benefit "verified badge once verification passes".
 
 A verified Gold company shows the Gold Supplier badge beside the Verified one (company page,
-product page, search result cards, the API); a Gold company not verified yet shows none and
+product page, search result cards, category, directory and home page cards, the API); a Gold company not verified yet shows none and
 its desk tells it to send its documents; a verified Free company shows only Verified; when the
 membership ends the badge goes. Search cards read the badge from the index, kept current
 through the search outbox."""
@@ -95,13 +95,25 @@ def public_marks(client, company: Company, product) -> dict[str, tuple[bool, boo
         "product page": client.get(product.get_absolute_url()),
         "product card": client.get("/en/search/", {"q": "flask"}),
         "company card": client.get("/en/search/", {"q": "Ningbo", "tab": "companies"}),
+        "category card": client.get(
+            page_url("catalog:category_detail", slug=product.category.slug)
+        ),
+        "directory card": client.get(page_url("catalog:company_directory")),
+        "home card": client.get(page_url("web:home")),
+    }
+    lists = {
+        "product card": 'class="search-results"',
+        "company card": 'class="search-results"',
+        "category card": 'class="grid products"',
+        "directory card": 'class="grid companies"',
+        "home card": 'class="grid products"',
     }
     marks = {}
     for name, answer in pages.items():
         assert answer.status_code == 200, name
         html = answer.content.decode()
-        if "card" in name:
-            html = html.split('class="search-results"', 1)[1]
+        if name in lists:
+            html = html.split(lists[name], 1)[1]
         marks[name] = (GOLD_MARK in html, VERIFIED_MARK in html)
     return marks
 
@@ -126,7 +138,16 @@ def api_marks(company: Company, product) -> dict[str, bool]:
 
 def everywhere(value: bool, verified: bool) -> dict[str, tuple[bool, bool]]:
     return dict.fromkeys(
-        ("company page", "product page", "product card", "company card"), (value, verified)
+        (
+            "company page",
+            "product page",
+            "product card",
+            "company card",
+            "category card",
+            "directory card",
+            "home card",
+        ),
+        (value, verified),
     )
 
 

@@ -18,6 +18,7 @@ from tradepost.membership.badges import shows_gold_badge
 from tradepost.reviews.selectors import latest_reviews
 from tradepost.sourcing.responsiveness import supplier_responsiveness
 from tradepost.trust.selectors import public_verification
+from tradepost.web.badges import gold_ids
 from tradepost.web.templatetags.tradepost_catalog import (
     absolute_url,
     product_structured_data,
@@ -67,6 +68,7 @@ def category_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if page.number == 1
         else [],
     }
+    context["gold_ids"] = gold_ids(cards=[*cards, *context["showcase_cards"]])
     return render(request, "catalog/category_detail.html", context)
 
 
@@ -117,10 +119,12 @@ def company_directory(request: HttpRequest) -> HttpResponse:
         request.GET.get("page"),
         companies.COMPANIES_PER_PAGE,
     )
+    profiles = [companies.company_profile(c, language=language) for c in page.object_list]
     context = {
         "filters": filters,
         "page": page,
-        "profiles": [companies.company_profile(c, language=language) for c in page.object_list],
+        "profiles": profiles,
+        "gold_ids": gold_ids(profiles=profiles),
         "countries": companies.directory_countries(language),
         "business_types": BusinessType.choices,
     }

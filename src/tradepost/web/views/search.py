@@ -23,6 +23,7 @@ from tradepost.core.languages import normalise_ui_language
 from tradepost.insights.counting import mark_search_impressions
 from tradepost.search import selectors as search
 from tradepost.search.selectors import Facet
+from tradepost.web.badges import gold_ids
 
 TABS = ("products", "companies", "requests")
 #: Longer queries are cut here (nobody types more; the service copes either way).
@@ -298,6 +299,7 @@ def _product_results(request: HttpRequest, **common: Any) -> tuple[Any, dict[str
         context["showcase_cards"] = search_showcase(
             language=common["language"], query=common["query"], category_id=filters.category_id
         )
+        context["gold_ids"] = gold_ids(cards=context["showcase_cards"])
     return result, context
 
 

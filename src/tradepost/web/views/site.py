@@ -18,6 +18,7 @@ from tradepost.catalog import selectors as catalog
 from tradepost.catalog.showcase_selectors import home_showcase
 from tradepost.core.languages import normalise_ui_language
 from tradepost.money.forms import DisplayCurrencyForm
+from tradepost.web.badges import gold_ids
 from tradepost.web.display_currency import remember_display_currency
 
 HOME_PRODUCTS = 12
@@ -27,12 +28,16 @@ HOME_SUPPLIERS = 8
 def home(request: HttpRequest) -> HttpResponse:
     language = normalise_ui_language(get_language())
     suppliers = companies.featured_companies(limit=HOME_SUPPLIERS)
+    cards = catalog.newest_product_cards(language=language, limit=HOME_PRODUCTS)
+    profiles = [companies.company_profile(c, language=language) for c in suppliers]
+    # The paid showcase, in its own labelled block (ADR 0026).
+    showcase_cards = home_showcase(language=language)
     context = {
         "categories": catalog.category_tree(language=language, max_depth=0),
-        "cards": catalog.newest_product_cards(language=language, limit=HOME_PRODUCTS),
-        "suppliers": [companies.company_profile(c, language=language) for c in suppliers],
-        # The paid showcase, in its own labelled block (ADR 0026).
-        "showcase_cards": home_showcase(language=language),
+        "cards": cards,
+        "suppliers": profiles,
+        "showcase_cards": showcase_cards,
+        "gold_ids": gold_ids(cards=[*cards, *showcase_cards], profiles=profiles),
     }
     return render(request, "web/home.html", context)
 

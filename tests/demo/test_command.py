@@ -232,3 +232,25 @@ def test_the_demo_counters_follow_the_seed(category_tree):
     assert first != plan_counters(seed=DEFAULT_SEED + 1, products=plan.products, today=today)
     assert first.views and first.words
     assert all(day <= today and count > 0 for _index, day, count in first.views)
+
+
+def test_demo_gold_suppliers_fill_their_showcase_and_the_home_page_shows_it(loaded):
+    from tradepost.catalog.models import Showcase
+    from tradepost.catalog.showcase_selectors import forget_showcase_cache
+    from tradepost.membership.selectors import benefit_of_companies
+
+    companies = list(Company.objects.all())
+    slots = benefit_of_companies([company.pk for company in companies], "showcase_slots")
+    paying = {pk for pk, room in slots.items() if room and _published(pk)}
+    assert paying, "the demo's history leaves some suppliers on a plan with slots today"
+    showcased = Counter(Showcase.objects.values_list("company_id", flat=True))
+    assert set(showcased) == paying
+    assert all(showcased[pk] == min(slots[pk], _published(pk)) for pk in paying)
+    assert not Showcase.objects.exclude(product__status=ProductStatus.PUBLISHED).exists()
+    forget_showcase_cache()
+    home = Client().get("/en/").content.decode()
+    assert 'data-showcase="home"' in home
+
+
+def _published(company_id: int) -> int:
+    return Product.objects.filter(company_id=company_id, status=ProductStatus.PUBLISHED).count()

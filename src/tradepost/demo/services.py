@@ -27,6 +27,7 @@ from tradepost.catalog.models import (
     ProductStatus,
     ProductTranslation,
 )
+from tradepost.catalog.showcase_services import showcase_add
 from tradepost.companies.models import Company, Membership, Role
 from tradepost.core.database import refresh_planner_statistics
 from tradepost.core.html import sanitize_html
@@ -56,7 +57,7 @@ from tradepost.demo.vocabulary import load_vocabulary
 from tradepost.insights.services import counters_add
 from tradepost.membership import services as membership
 from tradepost.membership.models import Plan
-from tradepost.membership.selectors import grace_days
+from tradepost.membership.selectors import benefit_of_companies, grace_days
 from tradepost.messaging.models import Conversation, ConversationRead, Message
 from tradepost.messaging.services import body_fingerprint
 from tradepost.notify.models import Notification, NotificationKind
@@ -245,7 +246,9 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[Re
     _write_counters(plan, companies=companies, product_rows=product_rows, now=now)
     operator = next(login for login in plan.logins if login.role == "operator")
     _write_reviews(plan, demo_buyer=companies[DEMO_BUYER], operator=owners[operator.email], now=now)
-    return _write_memberships(plan, companies=companies, operator=owners[operator.email])
+    periods = _write_memberships(plan, companies=companies, operator=owners[operator.email])
+    _write_showcases(companies=companies, people=people, product_rows=product_rows)
+    return periods
 
 
 def _write_reviews(plan: DemoPlan, *, demo_buyer: Company, operator: User, now: datetime) -> None:
@@ -313,6 +316,25 @@ def _write_memberships(plan: DemoPlan, *, companies: list[Company], operator: Us
         actor=operator, periods=past_periods(history, companies=companies, plans=plans)
     )
     return len(history)
+
+
+def _write_showcases(
+    *, companies: list[Company], people: list[User], product_rows: list[Product]
+) -> None:
+    """Each company whose plan today gives showcase slots fills them with its first
+    published listings, chosen by its owner through the catalogue's own service (so that the
+    home, search and category pages show the labelled, paid block)."""
+    slots = benefit_of_companies([company.pk for company in companies], "showcase_slots")
+    owner_of = {company.pk: person for company, person in zip(companies, people, strict=True)}
+    chosen: dict[int, list[int]] = {}
+    for product in product_rows:
+        room = int(slots.get(product.company_id) or 0)
+        picked = chosen.setdefault(product.company_id, [])
+        if product.status == ProductStatus.PUBLISHED and len(picked) < room:
+            picked.append(product.pk)
+    for company_id, product_ids in chosen.items():
+        for product_id in product_ids:
+            showcase_add(actor=owner_of[company_id], product_id=product_id)
 
 
 def _write_counters(

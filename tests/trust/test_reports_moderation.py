@@ -106,6 +106,37 @@ def test_hiding_a_reported_listing_closes_every_report_on_it(cast, reported, cli
     assert notices[0].link == f"/en/dashboard/products/{reported.product.pk}/update/"
 
 
+def test_each_reporter_is_told_in_their_language_that_the_report_was_acted_on(cast, reported):
+    first = report(cast.outsider, "product", reported.product, reason="counterfeit")
+    second = report(cast.loner, "product", reported.product, reason="misleading")
+    cast.loner.is_active = False  # a reporter who left is not told
+    cast.loner.save(update_fields=["is_active"])
+    services.report_decide(actor=cast.operator, report=first, action="hide")
+    assert second.pk  # closed with the first, above
+    (told,) = _notices(NotificationKind.REPORT_DECIDED)
+    assert told.recipient_id == cast.outsider.pk
+    assert told.params == {"subject": "Vacuum flask 500 ml", "outcome": "actioned"}
+    with translation.override("zh-hans"):
+        text = notification_text(told)
+    assert "Vacuum flask 500 ml" in text and "举报" in text
+    with translation.override("en"):
+        # The reporter learns that it was acted on, not how (nor the company's reason).
+        assert notification_text(told) == (
+            "Thank you: the operators reviewed your report about “Vacuum flask 500 ml” and "
+            "acted on it."
+        )
+
+
+def test_a_dismissed_report_tells_the_reporter_and_nobody_else(cast, reported):
+    made = report(cast.outsider, "company", reported.company, reason="fraud")
+    services.report_decide(actor=cast.operator, report=made, action="dismiss")
+    assert not Notification.objects.filter(kind__startswith="moderation").exists()
+    (told,) = _notices(NotificationKind.REPORT_DECIDED)
+    assert told.recipient_id == cast.outsider.pk and told.params["outcome"] == "dismissed"
+    with translation.override("en"):
+        assert "found nothing against the rules" in notification_text(told)
+
+
 def test_a_decided_report_cannot_be_decided_again(cast, reported):
     made = report(cast.outsider, "product", reported.product)
     services.report_decide(actor=cast.operator, report=made, action="dismiss")
@@ -116,7 +147,7 @@ def test_a_decided_report_cannot_be_decided_again(cast, reported):
     assert reported.product.status == ProductStatus.PUBLISHED
 
 
-def test_dismissing_changes_nothing_and_tells_nobody(cast, reported):
+def test_dismissing_changes_nothing_and_tells_only_the_reporter(cast, reported):
     made = report(cast.outsider, "message", reported.message, reason="fraud")
     services.report_decide(actor=cast.operator, report=made, action="dismiss")
     made.refresh_from_db()
@@ -124,6 +155,9 @@ def test_dismissing_changes_nothing_and_tells_nobody(cast, reported):
     reported.message.refresh_from_db()
     assert reported.message.hidden_at is None
     assert not Notification.objects.filter(kind__startswith="moderation").exists()
+    assert [n.recipient_id for n in _notices(NotificationKind.REPORT_DECIDED)] == [
+        cast.outsider.pk  # only the reporter
+    ]
     assert list(AuditEntry.objects.values_list("action", flat=True)) == ["report.dismiss"]
 
 

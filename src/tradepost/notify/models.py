@@ -36,6 +36,9 @@ class NotificationKind(models.TextChoices):
     # language; "subject", the buying request's title; "rating", 1-5, for a new review):
     REVIEW_RECEIVED = "review_received", _("New review")
     REVIEW_REPLIED = "review_replied", _("Reply to your review")
+    # For the trust app's reports (params: "subject", what was reported, as it was called
+    # then; "outcome", "actioned" or "dismissed"):
+    REPORT_DECIDED = "report_decided", _("Your report was reviewed")
 
 
 class Notification(models.Model):

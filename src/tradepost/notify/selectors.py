@@ -117,6 +117,15 @@ def notification_text(notification: Notification) -> str:
             "company": company,
             "subject": subject,
         }
+    if notification.kind == NotificationKind.REPORT_DECIDED:
+        if params.get("outcome") == "actioned":
+            return _(
+                "Thank you: the operators reviewed your report about “%(subject)s” and acted on it."
+            ) % {"subject": subject}
+        return _(
+            "The operators reviewed your report about “%(subject)s” and found nothing against "
+            "the rules."
+        ) % {"subject": subject}
     if notification.kind in MEMBERSHIP_TEXTS:
         return MEMBERSHIP_TEXTS[notification.kind]() % {
             "plan": subject,

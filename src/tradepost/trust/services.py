@@ -635,8 +635,10 @@ def report_decide(
 ) -> Report:
     """An operator's decision on a report, and so on every open report on its target: an
     action of `moderation_apply` (`reason` defaults to the report's), or `dismiss` (nothing
-    is done, nobody is told). Each report closed is audited (`report.action`,
-    `report.dismiss`). A report already decided is refused (`REPORT_DECIDED`)."""
+    is done, the company is not told). Each report closed is audited (`report.action`,
+    `report.dismiss`), and each reporter is told in the app that their report was reviewed
+    and whether it was acted on (not which action). A report already decided is refused
+    (`REPORT_DECIDED`)."""
     require_operator(actor)
     decision = _clean_moderation(action, reason or report.reason, message, on_reports=True)
     reports = _locked_open_reports(report)
@@ -659,8 +661,26 @@ def report_decide(
         action=decision.action,
         decision_note=decision.message,
     )
+    _tell_reporters(reports, status)
     report.refresh_from_db()
     return report
+
+
+def _tell_reporters(reports: Sequence[Report], status: str) -> None:
+    """An in-app notification to each reporter still active: their report was reviewed, and
+    acted on or dismissed (rendered in the reader's language)."""
+    reporters = User.objects.filter(
+        pk__in=[item.reporter_id for item in reports], is_active=True
+    ).in_bulk()
+    for item in reports:
+        if item.reporter_id not in reporters:
+            continue
+        notification_create(
+            recipient=reporters[item.reporter_id],
+            kind=NotificationKind.REPORT_DECIDED,
+            params={"subject": item.target_label, "outcome": status},
+            link="",
+        )
 
 
 # --- telling the company of a moderation action ------------------------------------------------

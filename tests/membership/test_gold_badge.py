@@ -1,10 +1,10 @@
 """The Gold Supplier badge: Gold's benefit "verified badge once verification passes".
 
 A verified Gold company shows the Gold Supplier badge beside the Verified one (company page,
-product page, search result cards, category, directory and home page cards, the API); a Gold company not verified yet shows none and
-its desk tells it to send its documents; a verified Free company shows only Verified; when the
-membership ends the badge goes. Search cards read the badge from the index, kept current
-through the search outbox."""
+product page, search result cards, category, directory and home page cards, the API); a Gold
+company not verified yet shows none and its desk tells it to send its documents; a verified
+Free company shows only Verified; when the membership ends the badge goes. Search cards read
+the badge from the index, kept current through the search outbox."""
 
 from __future__ import annotations
 

@@ -131,6 +131,7 @@ def test_the_queue_groups_open_reports_by_target_oldest_first(cast, reported):
         "id": cast.company.pk,
         "name": "Acme Trading",
         "standing": "active",
+        "suspended_until": None,
     }
     assert product_group["label"] == "Vacuum flask 500 ml" and not product_group["hidden"]
     assert [r["reason"] for r in product_group["reports"]] == ["spam", "counterfeit"]

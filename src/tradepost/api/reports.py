@@ -59,6 +59,9 @@ class CompanyRefOut(Schema):
     id: int
     name: str
     standing: str = Field(description="active, suspended or banned")
+    suspended_until: datetime | None = Field(
+        None, description="When a suspension for a time ends by itself"
+    )
 
 
 class ReportGroupOut(Schema):
@@ -81,6 +84,9 @@ class DecisionIn(JsonBody):
     message: str = Field(
         "", description="Added to what the company is told, in its language (at most 1,000)"
     )
+    days: int | None = Field(
+        None, description="suspend only: lifted by itself after this many days (1-365)"
+    )
 
 
 class ModerationIn(JsonBody):
@@ -89,6 +95,9 @@ class ModerationIn(JsonBody):
     action: str = Field(description=ACTIONS)
     reason: str = Field("", description=f"Required to hide, warn, suspend and ban: {REASONS}")
     message: str = Field("", description="Added to what the company is told (at most 1,000)")
+    days: int | None = Field(
+        None, description="suspend only: lifted by itself after this many days (1-365)"
+    )
 
 
 class ModerationOut(Schema):
@@ -118,7 +127,12 @@ def _report_out(report: Report) -> dict[str, Any]:
 def _company_out(company: Any) -> dict[str, Any] | None:
     if company is None:
         return None
-    return {"id": company.pk, "name": company.legal_name, "standing": company.standing}
+    return {
+        "id": company.pk,
+        "name": company.legal_name,
+        "standing": company.standing,
+        "suspended_until": company.standing_until,
+    }
 
 
 def _group_out(group: ReportGroup) -> dict[str, Any]:

@@ -85,6 +85,9 @@ class Company(models.Model):
     #: Why it was suspended or banned, in the company's language (as it was told).
     standing_reason = models.TextField(_("reason for the suspension"), blank=True)
     standing_changed_at = models.DateTimeField(_("standing changed at"), null=True, blank=True)
+    #: When a suspension for a time ends (the worker's timer lifts it then); empty for a
+    #: suspension until an operator lifts it, a ban, or an active company.
+    standing_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
     #: The published reviews of the company as a supplier and the sum of their ratings (1-5),
     #: kept by `reviews.services` in the transaction that changes a review, under this row's
     #: lock, so result cards show the average without a query of their own (ADR 0025).

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.selectors import is_operator
@@ -69,6 +70,17 @@ def suspended_company_ids() -> QuerySet[Any, Any]:
     return Company.objects.exclude(standing=Standing.ACTIVE).values("pk")
 
 
+def suspensions_due(now: datetime | None = None) -> list[int]:
+    """The ids of the companies suspended for a time that is up (`standing_until` passed)."""
+    return list(
+        Company.objects.filter(
+            standing=Standing.SUSPENDED, standing_until__lte=now or timezone.now()
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
 def standing_refusal(company: Company | None) -> str | None:
     """Why the members of `company` cannot act for it now (in the user's language), or None
     when it is in good standing. Each app's services raise it as their own error."""
@@ -76,6 +88,11 @@ def standing_refusal(company: Company | None) -> str | None:
         return None
     if company.standing == Standing.BANNED:
         return _("Your company is banned from Tradepost: its members can no longer act for it.")
+    if company.standing_until is not None:
+        return _(
+            "Your company is suspended until %(date)s: it cannot publish, quote or send "
+            "messages until then."
+        ) % {"date": date_format(timezone.localtime(company.standing_until), "DATETIME_FORMAT")}
     return _(
         "Your company is suspended: it cannot publish, quote or send messages until "
         "the suspension is lifted."

@@ -548,13 +548,15 @@ def company_delete_by_operator(*, actor: Any, company: Company) -> None:
 
 @transaction.atomic
 def company_standing_set(
-    *, actor: Any, company: Company, standing: str, reason: str = ""
+    *, actor: Any, company: Company, standing: str, reason: str = "", until: Any = None
 ) -> tuple[Company, bool]:
     """Suspend or ban a company, or lift that (operators only): a suspended or banned
     company's profile, listings and buying requests leave the public pages and the search
     index (re-indexed through the outbox), and its members cannot act for it. `reason` (what
-    the company is told, required unless lifting) is kept. Answers the company, locked and
-    fresh, and whether its standing changed (nothing is written when it did not)."""
+    the company is told, required unless lifting) is kept; `until` (a moment, suspensions
+    only) is when the worker's timer lifts a suspension by itself (`suspensions_due`).
+    Answers the company, locked and fresh, and whether its standing changed (nothing is
+    written when it did not)."""
     _require_operator(actor)
     errors = FieldErrors()
     target = errors.clean(
@@ -569,24 +571,61 @@ def company_standing_set(
         required=not lifting,
         single_line=False,
     )
+    if until is not None and target != Standing.SUSPENDED:
+        errors.add("until", _("Only a suspension can end by itself."))
+    elif until is not None and until <= timezone.now():
+        errors.add("until", _("The end of a suspension must be in the future."))
     errors.raise_if_any(CompanyError, CompanyErrorCode.INVALID)
+    return _set_standing(actor, company, target or Standing.ACTIVE, cleaned or "", until)
+
+
+def _set_standing(
+    actor: Any, company: Company, target: str, reason: str, until: Any
+) -> tuple[Company, bool]:
     locked = Company.objects.select_for_update().filter(pk=company.pk).first()
     if locked is None:
         raise CompanyNotFound(CompanyErrorCode.NOT_FOUND, _("No such company."))
-    if locked.standing == target:
+    if locked.standing == target and locked.standing_until == until:
         return locked, False
     changes = field_changes(
-        {"standing": locked.standing}, {"standing": target, "standing_reason": cleaned}
+        {"standing": locked.standing, "standing_until": locked.standing_until},
+        {"standing": target, "standing_reason": reason, "standing_until": until},
     )
-    locked.standing = target or Standing.ACTIVE
-    locked.standing_reason = cleaned or ""
+    locked.standing = target
+    locked.standing_reason = reason
+    locked.standing_until = until
     locked.standing_changed_at = timezone.now()
-    locked.save(update_fields=["standing", "standing_reason", "standing_changed_at", "updated_at"])
+    locked.save(
+        update_fields=[
+            "standing",
+            "standing_reason",
+            "standing_until",
+            "standing_changed_at",
+            "updated_at",
+        ]
+    )
     audit_record(
         actor=actor, action=_STANDING_ACTIONS[locked.standing], target=locked, changes=changes
     )
     record_change(kind=OutboxKind.COMPANY, object_id=locked.pk)
     return locked, True
+
+
+def suspension_end(*, company_id: int, now: Any = None) -> Company | None:
+    """Lift one suspension whose time is up (the worker's timer, no operator: audited as
+    the system's `company.reinstate`). Answers the company lifted, or None when it is no longer
+    suspended for a time that has passed (an operator acted first)."""
+    moment = now or timezone.now()
+    locked = Company.objects.select_for_update().filter(pk=company_id).first()
+    if (
+        locked is None
+        or locked.standing != Standing.SUSPENDED
+        or locked.standing_until is None
+        or locked.standing_until > moment
+    ):
+        return None
+    lifted, _changed = _set_standing(None, locked, Standing.ACTIVE, "", None)
+    return lifted
 
 
 def companies_lock_for_reviews(*, company_ids: Iterable[int]) -> dict[int, Company]:

@@ -101,6 +101,12 @@ def notification_text(notification: Notification) -> str:
             "subject": subject,
             "reason": str(params.get("reason", "")),
         }
+    if notification.kind == NotificationKind.COMPANY_SUSPENDED and params.get("date"):
+        return _("%(subject)s is suspended until %(date)s: %(reason)s") % {
+            "subject": subject,
+            "date": str(params["date"]),
+            "reason": str(params.get("reason", "")),
+        }
     if notification.kind in MODERATION_TEXTS:
         return MODERATION_TEXTS[notification.kind]() % {
             "subject": subject,

@@ -24,6 +24,7 @@ from tradepost.membership.services import membership_jobs_run
 from tradepost.sourcing.responsiveness import refresh_indexed_rates
 from tradepost.sourcing.services import request_expire_due, requests_notify_expiring
 from tradepost.sourcing.tasks import match_alerts_send_due
+from tradepost.trust.services import suspensions_lift_due
 from tradepost.webhooks.services import deliveries_send_due, webhook_log_prune
 
 logger = logging.getLogger(__name__)
@@ -106,6 +107,12 @@ def _prune_webhook_log() -> None:
         logger.info("deleted %d webhook events past their retention", pruned)
 
 
+def _lift_suspensions() -> None:
+    lifted = suspensions_lift_due()
+    if lifted:
+        logger.info("lifted %d suspensions whose time was up", lifted)
+
+
 #: (name, interval in seconds, job)
 JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("expire buying requests", 60.0, _expire_requests),
@@ -118,6 +125,7 @@ JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("queue webhook deliveries whose task was lost", 15.0, _send_due_webhooks),
     ("delete old webhook events and deliveries", 3600.0, _prune_webhook_log),
     ("resume stalled catalogue imports", 60.0, _resume_stalled_imports),
+    ("lift suspensions whose time is up", 60.0, _lift_suspensions),
 ]
 
 

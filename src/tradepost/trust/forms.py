@@ -72,6 +72,10 @@ class DecisionForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+    days = forms.IntegerField(
+        label=_("Suspend for this many days (empty: until an operator lifts it)"),
+        required=False,  # the service checks the range and that the action is a suspension
+    )
 
 
 class ModerationForm(DecisionForm):
@@ -84,4 +88,4 @@ class ModerationForm(DecisionForm):
         choices=[c for c in ModerationAction.choices if c[0] != ModerationAction.DISMISS],
     )
 
-    field_order = ("target", "target_id", "action", "reason", "message")
+    field_order = ("target", "target_id", "action", "reason", "message", "days")

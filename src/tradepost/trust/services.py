@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -29,14 +30,15 @@ from tradepost.accounts.models import User
 from tradepost.audit.services import audit_record
 from tradepost.catalog.services import product_hide, product_restore
 from tradepost.companies.models import Company, Role, Standing
-from tradepost.companies.selectors import acting_company_id
-from tradepost.companies.services import companies_mark, company_standing_set
+from tradepost.companies.selectors import acting_company_id, suspensions_due
+from tradepost.companies.services import companies_mark, company_standing_set, suspension_end
 from tradepost.core.cleaning import (
     FieldErrors,
     FieldInvalid,
     clean_choice,
     clean_choices,
     clean_text,
+    clean_whole_number,
 )
 from tradepost.core.errors import DomainError, ErrorKind
 from tradepost.core.languages import normalise_ui_language
@@ -512,10 +514,19 @@ class _ModerationInput:
     action: str
     reason: str  # a ReportReason value, or ""
     message: str  # the operator's words to the company, or ""
+    days: int | None = None  # a suspension's length; None: until an operator lifts it
+
+    @property
+    def until(self) -> Any:
+        return None if self.days is None else timezone.now() + timedelta(days=self.days)
+
+
+#: The longest suspension for a time, in days (a longer one is a suspension until lifted).
+SUSPENSION_MAX_DAYS = 365
 
 
 def _clean_moderation(
-    action: Any, reason: Any, message: Any, *, on_reports: bool
+    action: Any, reason: Any, message: Any, *, on_reports: bool, days: Any = None
 ) -> _ModerationInput:
     errors = FieldErrors()
     allowed = [v for v in ModerationAction.values if on_reports or v != ModerationAction.DISMISS]
@@ -529,8 +540,18 @@ def _clean_moderation(
     )
     why = errors.clean("reason", _clean_reason_choice, reason, required=chosen in _NEEDS_REASON)
     words = errors.clean("message", _clean_note, message)
+    length = errors.clean(
+        "days",
+        clean_whole_number,
+        days,
+        low=1,
+        high=SUSPENSION_MAX_DAYS,
+        range_message=_("A suspension lasts from %(low)d to %(high)d days."),
+    )
+    if length is not None and chosen and chosen != ModerationAction.SUSPEND:
+        errors.add("days", _("Only a suspension can last a number of days."))
     errors.raise_if_any(TrustError, TrustErrorCode.INVALID)
-    return _ModerationInput(chosen or "", why or "", words or "")
+    return _ModerationInput(chosen or "", why or "", words or "", length)
 
 
 def _check_fits(subject: Subject, action: str) -> None:
@@ -560,7 +581,11 @@ def _act(actor: Any, subject: Subject, decision: _ModerationInput, told: str) ->
             return Moderation(after, action, changed=after.hidden != subject.hidden)
         if action in _STANDINGS:
             company, changed = company_standing_set(
-                actor=actor, company=subject.company, standing=_STANDINGS[action], reason=told
+                actor=actor,
+                company=subject.company,
+                standing=_STANDINGS[action],
+                reason=told,
+                until=decision.until if action == ModerationAction.SUSPEND else None,
             )
             about_company = subject.target == ReportTarget.COMPANY
             after = replace(subject, company=company, obj=company if about_company else subject.obj)
@@ -593,18 +618,27 @@ def _moderate(actor: Any, subject: Subject, decision: _ModerationInput) -> Moder
 
 @transaction.atomic
 def moderation_apply(
-    *, actor: Any, target: Any, target_id: Any, action: Any, reason: Any = "", message: Any = ""
+    *,
+    actor: Any,
+    target: Any,
+    target_id: Any,
+    action: Any,
+    reason: Any = "",
+    message: Any = "",
+    days: Any = None,
 ) -> Moderation:
     """An operator's action on any listing, company, buying request or message, reported or
     not: hide or restore it (not a company), warn, suspend or ban the company behind it, or
     lift its suspension or ban. `reason` (a `ReportReason` value) is required to hide, warn,
     suspend and ban; `message` (at most 1,000 characters) is added to what the company is
-    told. Audited; the company's owner and admins are told in the company's language."""
+    told; `days` (1-365, suspensions only) ends a suspension by itself after that many days
+    (`suspensions_lift_due`). Audited; the company's owner and admins are told in the
+    company's language."""
     require_operator(actor)
     errors = FieldErrors()
     kind = errors.clean("target", _clean_target, target)
     errors.raise_if_any(TrustError, TrustErrorCode.INVALID)
-    decision = _clean_moderation(action, reason, message, on_reports=False)
+    decision = _clean_moderation(action, reason, message, on_reports=False, days=days)
     subject = moderation_target(user=actor, target=kind or "", target_id=target_id)
     return _moderate(actor, subject, decision)
 
@@ -631,7 +665,13 @@ def _locked_open_reports(report: Report) -> list[Report]:
 
 @transaction.atomic
 def report_decide(
-    *, actor: Any, report: Report, action: Any, reason: Any = "", message: Any = ""
+    *,
+    actor: Any,
+    report: Report,
+    action: Any,
+    reason: Any = "",
+    message: Any = "",
+    days: Any = None,
 ) -> Report:
     """An operator's decision on a report, and so on every open report on its target: an
     action of `moderation_apply` (`reason` defaults to the report's), or `dismiss` (nothing
@@ -640,7 +680,9 @@ def report_decide(
     and whether it was acted on (not which action). A report already decided is refused
     (`REPORT_DECIDED`)."""
     require_operator(actor)
-    decision = _clean_moderation(action, reason or report.reason, message, on_reports=True)
+    decision = _clean_moderation(
+        action, reason or report.reason, message, on_reports=True, days=days
+    )
     reports = _locked_open_reports(report)
     if decision.action != ModerationAction.DISMISS:
         subject = moderation_target(user=actor, target=report.target, target_id=report.target_id)
@@ -726,10 +768,12 @@ def _tell_moderation(
     page, args = _notice_page(subject, decision.action)
     with translation.override("en"):
         path = reverse(page, args=args)
+    until = company.standing_until if decision.action == ModerationAction.SUSPEND else None
     with translation.override(language):
         link = absolute_url(reverse(page, args=args))
         company_name = company.name_for(language)
         what = str(ReportTarget(subject.target).label)
+        until_text = date_format(timezone.localtime(until), "DATETIME_FORMAT") if until else ""
     about_company = decision.action in _STANDINGS or subject.target == ReportTarget.COMPANY
     label = company_name if about_company else subject.label
     context = {
@@ -740,12 +784,13 @@ def _tell_moderation(
         "reason": reason,
         "message": decision.message,
         "link": link,
+        "until": until_text,
     }
     for manager in _managers(company):
         notification_create(
             recipient=manager,
             kind=_NOTICE_KINDS[decision.action],
-            params={"subject": label, "reason": reason},
+            params={"subject": label, "reason": reason, **({"date": until_text} if until else {})},
             link=path,
         )
         queue_email(
@@ -755,3 +800,30 @@ def _tell_moderation(
             context=context,
             language=language,
         )
+
+
+# --- suspensions for a time ----------------------------------------------------------------------
+
+
+def suspensions_lift_due(*, now: Any = None) -> int:
+    """Lift every suspension whose time is up (the worker's timer), each in its own
+    transaction, audited as the system's and told to the company as an operator's lift is.
+    Answers how many were lifted."""
+    lifted = 0
+    for company_id in suspensions_due(now):
+        with transaction.atomic():
+            company = suspension_end(company_id=company_id, now=now)
+            if company is None:  # an operator acted first
+                continue
+            subject = Subject(
+                ReportTarget.COMPANY, company.pk, company, company, company.legal_name
+            )
+            language = normalise_ui_language(company.original_language)
+            _tell_moderation(
+                subject,
+                _ModerationInput(ModerationAction.LIFT, "", ""),
+                reason="",
+                language=language,
+            )
+            lifted += 1
+    return lifted

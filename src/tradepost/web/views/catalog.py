@@ -52,6 +52,10 @@ def category_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page, cards = catalog.category_product_page(
         category=category, language=language, sort=sort, page_number=request.GET.get("page")
     )
+    # The paid showcase of this category, in its own labelled block (ADR 0026).
+    showcase_cards = (
+        category_showcase(language=language, category=category) if page.number == 1 else []
+    )
     context = {
         "category": category,
         "category_name": category.name_for(language),
@@ -63,12 +67,9 @@ def category_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "page": page,
         "cards": cards,
         "sort": sort,
-        # The paid showcase of this category, in its own labelled block (ADR 0026).
-        "showcase_cards": category_showcase(language=language, category=category)
-        if page.number == 1
-        else [],
+        "showcase_cards": showcase_cards,
+        "gold_ids": gold_ids(cards=[*cards, *showcase_cards]),
     }
-    context["gold_ids"] = gold_ids(cards=[*cards, *context["showcase_cards"]])
     return render(request, "catalog/category_detail.html", context)
 
 

@@ -202,3 +202,15 @@ def test_the_queue_page_suspends_for_days_and_lists_the_end(cast, reported, clie
     assert "1" in refused.content.decode() and "365" in refused.content.decode()
     cast.other_company.refresh_from_db()
     assert cast.other_company.standing == Standing.ACTIVE
+
+
+def test_members_of_a_suspended_company_see_why_on_every_page(cast, reported, client):
+    client.force_login(cast.member)
+    dashboard = page_url("accounts:dashboard", "zh-hans")
+    assert "standing-banner" not in client.get(dashboard).content.decode()
+    _suspend(cast, 7)
+    for page in (dashboard, page_url("web:home", "zh-hans")):
+        html = client.get(page).content.decode()
+        assert "standing-banner" in html and "贵公司已被暂停至" in html, page
+    client.force_login(cast.outsider)  # another company's people see no banner
+    assert "standing-banner" not in client.get(dashboard).content.decode()

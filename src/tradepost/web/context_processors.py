@@ -2,6 +2,7 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from tradepost.accounts.selectors import is_operator
+from tradepost.companies.selectors import standing_refusal
 from tradepost.web.display_currency import viewer_display_currency
 
 
@@ -10,11 +11,14 @@ def site(request: HttpRequest) -> dict:
     membership = None
     if user is not None and user.is_authenticated:
         membership = getattr(user, "membership", None)
+    company = membership.company if membership else None
     return {
         "SITE_NAME": "Tradepost",
         "SITE_URL": settings.SITE_URL,
         "current_membership": membership,
-        "current_company": membership.company if membership else None,
+        "current_company": company,
+        # Why the members of a suspended or banned company cannot act (a banner on every page).
+        "standing_notice": standing_refusal(company),
         "is_operator": is_operator(user),
     }
 

@@ -239,8 +239,12 @@ BODY_VALUES: dict[str, Callable[[World], Any]] = {
 #: Body fields whose valid value differs from BODY_VALUES' on one operation: a moderation
 #: action (the membership's is "subscribe"); the showcase's product (a Gold supplier's own).
 BODY_OVERRIDES: dict[str, dict[str, Callable[[World], Any]]] = {
-    "/api/v1/operator/reports/{report_id}/decision": {"action": lambda w: "hide"},
-    "/api/v1/operator/moderation": {"action": lambda w: "warn"},
+    # No length: a number of days goes only with a suspension.
+    "/api/v1/operator/reports/{report_id}/decision": {
+        "action": lambda w: "hide",
+        "days": lambda w: None,
+    },
+    "/api/v1/operator/moderation": {"action": lambda w: "warn", "days": lambda w: None},
     # The showcase: a Gold supplier's own published product.
     "/api/v1/me/showcase": {"product_id": lambda w: w.showcase_product.pk},
     # A banned term's language: "any" or a listing language.

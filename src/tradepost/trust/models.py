@@ -118,12 +118,14 @@ class VerificationDocument(models.Model):
 
 
 class ReportTarget(models.TextChoices):
-    """What a report is about; its id is the product's, company's, request's or message's."""
+    """What a report is about; its id is the product's, company's, request's, message's or
+    review's."""
 
     PRODUCT = "product", _("Listing")
     COMPANY = "company", _("Company")
     REQUEST = "request", _("Buying request")
     MESSAGE = "message", _("Message")
+    REVIEW = "review", _("Review")
 
 
 class ReportReason(models.TextChoices):

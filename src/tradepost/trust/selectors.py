@@ -30,6 +30,8 @@ from tradepost.core.errors import DomainError, ErrorKind
 from tradepost.core.ids import parse_id
 from tradepost.messaging.models import Message
 from tradepost.messaging.selectors import access_message
+from tradepost.reviews.models import Review
+from tradepost.reviews.selectors import access_review
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
 from tradepost.sourcing.selectors import access_request
 from tradepost.trust.errors import (
@@ -185,14 +187,18 @@ class Subject:
             return self.obj.status == ProductStatus.HIDDEN
         if self.target == ReportTarget.REQUEST:
             return self.obj.status == RequestStatus.HIDDEN
-        if self.target == ReportTarget.MESSAGE:
+        if self.target in (ReportTarget.MESSAGE, ReportTarget.REVIEW):
             return self.obj.is_hidden
         return self.company.is_suspended
 
 
-def _message_label(message: Message) -> str:
-    text = one_line(message.body)
+def _short_label(text: str) -> str:
+    text = one_line(text)
     return text if len(text) <= MESSAGE_LABEL_LENGTH else text[: MESSAGE_LABEL_LENGTH - 1] + "…"
+
+
+def _message_label(message: Message) -> str:
+    return _short_label(message.body)
 
 
 def _subject(target: str, obj: Any) -> Subject:
@@ -202,6 +208,8 @@ def _subject(target: str, obj: Any) -> Subject:
         return Subject(target, obj.pk, obj, obj, obj.legal_name)
     if target == ReportTarget.REQUEST:
         return Subject(target, obj.pk, obj, obj.buyer, obj.title)
+    if target == ReportTarget.REVIEW:  # the company behind a review is its author's
+        return Subject(target, obj.pk, obj, obj.buyer, _short_label(obj.text))
     return Subject(target, obj.pk, obj, obj.sender_company, _message_label(obj))
 
 
@@ -214,6 +222,9 @@ def _visible_to(user: Any, target: str, pk: int) -> Any:
     try:
         if target == ReportTarget.REQUEST:
             return access_request(user=user, request_id=pk)
+        if target == ReportTarget.REVIEW:
+            review = access_review(user=user, review_id=pk)
+            return review if review.buyer_id is not None else None  # its author is gone
         return access_message(user=user, message_id=pk)
     except DomainError as refused:  # the app's not-found: answered as the trust app's
         if refused.kind is not ErrorKind.NOT_FOUND:
@@ -240,6 +251,8 @@ def _any_state(target: str) -> QuerySet[Any]:
         return Company.objects.all()
     if target == ReportTarget.REQUEST:
         return BuyingRequest.objects.select_related("buyer")
+    if target == ReportTarget.REVIEW:
+        return Review.objects.select_related("buyer", "supplier").filter(buyer__isnull=False)
     return Message.objects.select_related("sender_company", "conversation")
 
 

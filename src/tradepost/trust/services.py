@@ -45,6 +45,7 @@ from tradepost.core.languages import normalise_ui_language
 from tradepost.messaging.services import message_hide, message_restore
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.services import absolute_url, notification_create, queue_email
+from tradepost.reviews.services import review_hide, review_restore
 from tradepost.sourcing.services import request_hide, request_restore
 from tradepost.trust.documents import CheckedDocument, check_documents
 from tradepost.trust.errors import (
@@ -487,15 +488,20 @@ _STANDINGS: dict[str, str] = {
     ModerationAction.BAN: Standing.BANNED,
     ModerationAction.LIFT: Standing.ACTIVE,
 }
-_HIDE: dict[str, Callable[[Any, Any], Any]] = {
-    ReportTarget.PRODUCT: lambda actor, obj: product_hide(actor=actor, product=obj),
-    ReportTarget.REQUEST: lambda actor, obj: request_hide(actor=actor, buying_request=obj),
-    ReportTarget.MESSAGE: lambda actor, obj: message_hide(actor=actor, message=obj),
+#: (actor, the object, what the company is told) -> the object as it is after.
+_HIDE: dict[str, Callable[[Any, Any, str], Any]] = {
+    ReportTarget.PRODUCT: lambda actor, obj, told: product_hide(actor=actor, product=obj),
+    ReportTarget.REQUEST: lambda actor, obj, told: request_hide(actor=actor, buying_request=obj),
+    ReportTarget.MESSAGE: lambda actor, obj, told: message_hide(actor=actor, message=obj),
+    ReportTarget.REVIEW: lambda actor, obj, told: (
+        review_hide(actor=actor, review=obj, reason=told).review
+    ),
 }
-_RESTORE: dict[str, Callable[[Any, Any], Any]] = {
-    ReportTarget.PRODUCT: lambda actor, obj: product_restore(actor=actor, product=obj),
-    ReportTarget.REQUEST: lambda actor, obj: request_restore(actor=actor, buying_request=obj),
-    ReportTarget.MESSAGE: lambda actor, obj: message_restore(actor=actor, message=obj),
+_RESTORE: dict[str, Callable[[Any, Any, str], Any]] = {
+    ReportTarget.PRODUCT: lambda actor, obj, told: product_restore(actor=actor, product=obj),
+    ReportTarget.REQUEST: lambda actor, obj, told: request_restore(actor=actor, buying_request=obj),
+    ReportTarget.MESSAGE: lambda actor, obj, told: message_restore(actor=actor, message=obj),
+    ReportTarget.REVIEW: lambda actor, obj, told: review_restore(actor=actor, review=obj).review,
 }
 
 
@@ -577,7 +583,7 @@ def _act(actor: Any, subject: Subject, decision: _ModerationInput, told: str) ->
     try:
         if action in _ON_TARGET:
             acting = _HIDE if action == ModerationAction.HIDE else _RESTORE
-            after = replace(subject, obj=acting[subject.target](actor, subject.obj))
+            after = replace(subject, obj=acting[subject.target](actor, subject.obj, told))
             return Moderation(after, action, changed=after.hidden != subject.hidden)
         if action in _STANDINGS:
             company, changed = company_standing_set(
@@ -756,6 +762,8 @@ def _notice_page(subject: Subject, action: str) -> tuple[str, list[int]]:
         return "accounts:dashboard", []
     if subject.target == ReportTarget.MESSAGE:
         return _TARGET_PAGES[subject.target], [subject.obj.conversation_id]
+    if subject.target == ReportTarget.REVIEW:  # the reviewed supplier's reviews page
+        return "reviews:company_reviews", [subject.obj.supplier.slug]
     return _TARGET_PAGES[subject.target], [subject.target_id]
 
 

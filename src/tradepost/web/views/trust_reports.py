@@ -49,6 +49,9 @@ def _public_url(subject: Subject) -> str:
         return reverse("catalog:company_detail", args=[subject.obj.slug])
     if subject.target == ReportTarget.REQUEST:
         return reverse("sourcing:request_detail", kwargs={"pk": subject.target_id})
+    if subject.target == ReportTarget.REVIEW:
+        url = reverse("reviews:company_reviews", args=[subject.obj.supplier.slug])
+        return f"{url}#review-{subject.target_id}"
     url = reverse("messaging:detail", args=[subject.obj.conversation_id])
     return f"{url}#message-{subject.target_id}"
 

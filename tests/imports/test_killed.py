@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-ROWS = 1_200
+ROWS = 3_000  # six chunks of 500 (`running.WRITE_CHUNK`): killed after the first
 
 SETUP = """
 import django, sys
@@ -109,7 +109,7 @@ def test_kill_9_mid_import_leaves_no_partial_product_and_a_rerun_completes_it(tm
     )
     database = tmp_path / "tradepost.sqlite3"
     deadline = time.monotonic() + 240
-    while _products(database) < 250:  # a few chunks committed, most of the file to go
+    while _products(database) < 250:  # a chunk committed, most of the file to go
         assert importing.poll() is None, importing.stderr.read() if importing.stderr else ""
         assert time.monotonic() < deadline, "the import made no progress"
         time.sleep(0.05)

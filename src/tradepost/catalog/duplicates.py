@@ -10,6 +10,7 @@ and refuses the publication until the supplier confirms (`refuse_likely_duplicat
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -21,6 +22,7 @@ from tradepost.search.duplicates import (
     PRODUCT_KIND,
     fingerprint_remove,
     fingerprint_store,
+    fingerprints_remove_many,
     fingerprints_store_many,
     likely_duplicates,
     listing_body,
@@ -52,6 +54,13 @@ def fingerprint_sync(product: Product) -> None:
         )
     else:
         fingerprint_remove(kind=PRODUCT_KIND, object_id=product.pk)
+
+
+def fingerprints_forget(products: Iterable[Product]) -> None:
+    """`fingerprint_sync` of many products that are not published (drafts written in bulk by
+    a catalogue import), in a few statements: none of them is compared with."""
+    ids = [product.pk for product in products if product.status != ProductStatus.PUBLISHED]
+    fingerprints_remove_many(kind=PRODUCT_KIND, object_ids=ids)
 
 
 @dataclass(frozen=True)

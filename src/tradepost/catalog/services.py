@@ -8,7 +8,7 @@ company, validates everything before writing anything, and raises `ProductError`
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypedDict, Unpack
 
@@ -25,7 +25,11 @@ from django.utils.translation import gettext_lazy, ngettext
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator, user_can_publish
 from tradepost.audit.services import audit_record
-from tradepost.catalog.duplicates import fingerprint_sync, refuse_likely_duplicates
+from tradepost.catalog.duplicates import (
+    fingerprint_sync,
+    fingerprints_forget,
+    refuse_likely_duplicates,
+)
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
 from tradepost.catalog.hs_codes import hs_code_error, normalise_hs_code
 from tradepost.catalog.models import (
@@ -397,6 +401,100 @@ def product_create(*, actor: User, company: Company, **fields: Unpack[ProductFie
     product.save()
     _changed(product)
     return product
+
+
+#: A draft for `products_create_many`: the fields of `product_create` and the translations
+#: of `product_translation_set`, by language: (title, description).
+ProductDraft = tuple[Mapping[str, Any], Mapping[str, tuple[str, str]]]
+
+
+def products_create_many(
+    *, actor: User, company: Company, drafts: Sequence[ProductDraft]
+) -> list[Product | ProductError]:
+    """Create draft products of `company`, each with its translations, as `product_create`
+    then `product_translation_set` would (the same cleaners and rules, the same rows and
+    search-index outbox), but in bulk: a few statements whatever the number of drafts (the
+    catalogue import's batches, ADR 0027). Answers, in the drafts' order, each product
+    created or the `ProductError` that refused it (nothing of it is written). Runs in the
+    caller's transaction; the database's constraints (a SKU taken meanwhile) raise
+    `IntegrityError`, and nothing of the batch is written then."""
+    _ensure_can_manage(actor, company)
+    categories = _categories_of(drafts)
+    results: list[Product | ProductError] = []
+    created: list[tuple[Product, list[ProductTranslation]]] = []
+    for fields, translations in drafts:
+        try:
+            product, rows = _draft_checked(company, fields, translations, categories)
+        except ProductError as refusal:
+            results.append(refusal)
+            continue
+        results.append(product)
+        created.append((product, rows))
+    taken = _skus_taken(company, [product.sku for product, _rows in created if product.sku])
+    for position, result in enumerate(results):
+        if not isinstance(result, Product) or not result.sku:
+            continue
+        if result.sku in taken:
+            results[position] = ProductError(
+                ProductErrorCode.INVALID, {"sku": [_("Another of your products has this SKU.")]}
+            )
+        taken.add(result.sku)
+    accepted = {id(result) for result in results if isinstance(result, Product)}
+    kept = [(product, rows) for product, rows in created if id(product) in accepted]
+    with transaction.atomic():
+        products = Product.objects.bulk_create([product for product, _rows in kept])
+        # Each translation row holds its product, which has its id now.
+        ProductTranslation.objects.bulk_create([row for _product, rows in kept for row in rows])
+        record_changes(kind=OutboxKind.PRODUCT, object_ids=[product.pk for product in products])
+        fingerprints_forget(products)
+    return results
+
+
+def _categories_of(drafts: Sequence[ProductDraft]) -> dict[int, Category]:
+    """The categories the drafts name by id, in one query (the cleaner takes them so)."""
+    ids = {_category_id(fields.get("category_id")) for fields, _translations in drafts}
+    return Category.objects.in_bulk(ids - {0}) if ids - {0} else {}
+
+
+def _draft_checked(
+    company: Company,
+    fields: Mapping[str, Any],
+    translations: Mapping[str, tuple[str, str]],
+    categories: Mapping[int, Category],
+) -> tuple[Product, list[ProductTranslation]]:
+    """One draft checked as `product_create` and `product_translation_set` check it, but for
+    the SKU's uniqueness (`_skus_taken`, in bulk); unsaved."""
+    fields = dict(fields)
+    category = categories.get(_category_id(fields.get("category_id")))
+    if category is not None:
+        fields["category_id"] = category
+    clean = _clean_fields(fields, creating=True)
+    product = Product(company=company, status=ProductStatus.DRAFT)
+    _apply(product, clean)
+    product.slug = _slug_for(product.title)
+    _check_product(product, database=False)
+    rows = []
+    for language, (title, description) in translations.items():
+        code, clean_title, clean_description = product_translation_check(
+            product=product, language=language, title=title, description=description
+        )
+        row = ProductTranslation(
+            product=product, language=code, title=clean_title, description=clean_description
+        )
+        _full_clean(row, exclude=["product"], validate_constraints=False)
+        rows.append(row)
+    return product, rows
+
+
+def _skus_taken(company: Company, skus: list[str]) -> set[str]:
+    """Which of `skus` the company's products (deleted ones aside) have already."""
+    if not skus:
+        return set()
+    return set(
+        Product.objects.filter(company=company, sku__in=skus)
+        .exclude(status=ProductStatus.DELETED)
+        .values_list("sku", flat=True)
+    )
 
 
 @transaction.atomic

@@ -9,6 +9,8 @@ answers 404 like a missing one (`access_webhook_endpoint`, `access_webhook_deliv
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -164,45 +166,55 @@ def endpoint_rotate(request: AuthenticatedRequest, endpoint_id: int) -> HttpResp
     return _secret_page(request, result, created=False)
 
 
-@login_required
-@require_POST
-def endpoint_disable(request: AuthenticatedRequest, endpoint_id: int) -> HttpResponse:
+def _endpoint_button(
+    request: AuthenticatedRequest,
+    endpoint_id: int,
+    act: Callable[[WebhookEndpoint], object],
+    done: str,
+) -> HttpResponse:
+    """One of the endpoint page's buttons: `act` on the endpoint through its service, then
+    back to the page with `done` or the service's refusal."""
     endpoint = _endpoint_for_button(request, endpoint_id)
     try:
-        services.webhook_endpoint_disable(actor=request.user, endpoint=endpoint)
+        act(endpoint)
     except WebhookError as exc:
         flash_refusal(request, exc)
     else:
-        messages.success(request, _("The endpoint is switched off: nothing is sent to it."))
+        messages.success(request, done)
     return redirect("webhooks:detail", endpoint_id=endpoint.pk)
+
+
+@login_required
+@require_POST
+def endpoint_disable(request: AuthenticatedRequest, endpoint_id: int) -> HttpResponse:
+    return _endpoint_button(
+        request,
+        endpoint_id,
+        lambda endpoint: services.webhook_endpoint_disable(actor=request.user, endpoint=endpoint),
+        _("The endpoint is switched off: nothing is sent to it."),
+    )
 
 
 @login_required
 @require_POST
 def endpoint_enable(request: AuthenticatedRequest, endpoint_id: int) -> HttpResponse:
-    endpoint = _endpoint_for_button(request, endpoint_id)
-    try:
-        services.webhook_endpoint_enable(actor=request.user, endpoint=endpoint)
-    except WebhookError as exc:
-        flash_refusal(request, exc)
-    else:
-        messages.success(request, _("The endpoint is switched on."))
-    return redirect("webhooks:detail", endpoint_id=endpoint.pk)
+    return _endpoint_button(
+        request,
+        endpoint_id,
+        lambda endpoint: services.webhook_endpoint_enable(actor=request.user, endpoint=endpoint),
+        _("The endpoint is switched on."),
+    )
 
 
 @login_required
 @require_POST
 def endpoint_test(request: AuthenticatedRequest, endpoint_id: int) -> HttpResponse:
-    endpoint = _endpoint_for_button(request, endpoint_id)
-    try:
-        services.webhook_endpoint_send_test(actor=request.user, endpoint=endpoint)
-    except WebhookError as exc:
-        flash_refusal(request, exc)
-    else:
-        messages.success(
-            request, _("A test event is on its way: its delivery shows in the log below.")
-        )
-    return redirect("webhooks:detail", endpoint_id=endpoint.pk)
+    return _endpoint_button(
+        request,
+        endpoint_id,
+        lambda endpoint: services.webhook_endpoint_send_test(actor=request.user, endpoint=endpoint),
+        _("A test event is on its way: its delivery shows in the log below."),
+    )
 
 
 @login_required

@@ -16,7 +16,13 @@ from pydantic import Field
 from tradepost.api.auth import API_AUTH
 from tradepost.api.problems import not_found
 from tradepost.companies.selectors import acting_company
-from tradepost.insights.selectors import DESK_WEEKS, MAX_WEEKS, supplier_desk
+from tradepost.insights.selectors import (
+    DESK_WEEKS,
+    MAX_WEEKS,
+    TOP_LISTINGS,
+    deeper_statistics,
+    supplier_desk,
+)
 
 router = Router(auth=API_AUTH, tags=["me"])
 
@@ -43,11 +49,34 @@ class SearchWordOut(Schema):
     impressions: int = Field(description="Results pages that showed the company's listings")
 
 
+class ListingOut(Schema):
+    product_id: int
+    title: str
+    views: int
+    inquiries: int = Field(description="Conversations started about this listing")
+
+
+class CountryOut(Schema):
+    country: str = Field(description="ISO 3166 code of the buyers' country")
+    inquiries: int
+
+
 class InsightsOut(Schema):
     company_id: int
     weeks: list[WeekOut] = Field(description="Oldest first; the last is the current week")
     top_search_words: list[SearchWordOut] = Field(
         description="The 10 search words that showed the company's listings most, over the weeks"
+    )
+    deeper_statistics: bool = Field(
+        description="Whether the company's plan gives the deeper statistics (Gold Supplier)"
+    )
+    listings: list[ListingOut] | None = Field(
+        description=f"With the deeper statistics: the {TOP_LISTINGS} listings with the most "
+        "views (then inquiries) over the weeks; null without them"
+    )
+    inquiry_countries: list[CountryOut] | None = Field(
+        description="With the deeper statistics: inquiries over the weeks by the buyers' "
+        "country, most first; null without them"
     )
 
 
@@ -64,6 +93,7 @@ def my_insights(
     if company is None:
         raise not_found(_("You do not belong to a company."))
     desk = supplier_desk(company=company, weeks=weeks)
+    deeper = deeper_statistics(company=company, since=desk.start)
     return {
         "company_id": company.pk,
         "weeks": [
@@ -81,5 +111,22 @@ def my_insights(
         ],
         "top_search_words": [
             {"word": word.word, "impressions": word.impressions} for word in desk.top_words
+        ],
+        "deeper_statistics": deeper is not None,
+        "listings": None
+        if deeper is None
+        else [
+            {
+                "product_id": row.product.pk,
+                "title": row.product.title,
+                "views": row.views,
+                "inquiries": row.inquiries,
+            }
+            for row in deeper.listings
+        ],
+        "inquiry_countries": None
+        if deeper is None
+        else [
+            {"country": row.country, "inquiries": row.inquiries} for row in deeper.inquiry_countries
         ],
     }

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from django.conf import settings
-from django.db.models import Q, Sum
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog.models import Product, ProductStatus
 from tradepost.companies.models import Company
 from tradepost.insights.models import ProductViewDay, SearchWordDay
+from tradepost.membership.selectors import has_benefit
 from tradepost.messaging.models import Conversation, Message
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus, RequestStatus
 from tradepost.sourcing.responsiveness import RESPONSE_WINDOW, Responsiveness
@@ -26,6 +27,8 @@ DESK_WEEKS = 12
 MAX_WEEKS = 52
 #: The search words the desk lists.
 TOP_WORDS = 10
+#: The listings the deeper statistics list (those with the most views and inquiries).
+TOP_LISTINGS = 20
 
 
 # --- the supplier's desk ---------------------------------------------------------------------
@@ -215,6 +218,83 @@ def top_search_words(*, company: Company, since: date, limit: int = TOP_WORDS) -
         .order_by("-total", "word")[:limit]
     )
     return [SearchWord(word=word, impressions=total) for word, total in rows]
+
+
+# --- the deeper statistics of a paid plan ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListingNumbers:
+    """One listing's views and inquiries over the desk's weeks."""
+
+    product: Product
+    views: int
+    inquiries: int
+
+    @property
+    def inquiries_per_hundred_views(self) -> float | None:
+        return None if not self.views else round(100 * self.inquiries / self.views, 1)
+
+
+@dataclass(frozen=True)
+class CountryNumbers:
+    """The inquiries of the desk's weeks from buyers of one country (ISO code)."""
+
+    country: str
+    inquiries: int
+
+
+@dataclass(frozen=True)
+class DeeperNumbers:
+    listings: list[ListingNumbers]
+    inquiry_countries: list[CountryNumbers]
+
+
+def deeper_statistics(
+    *, company: Company, since: date, limit: int = TOP_LISTINGS
+) -> DeeperNumbers | None:
+    """What a plan with `deeper_statistics` (Gold) adds to the desk, since `since`: the
+    listings with the most views and inquiries, each with both, and where the inquiries'
+    buyers are. None when the company's plan does not give it. Four queries."""
+    if not has_benefit(company, "deeper_statistics"):
+        return None
+    start = timezone.make_aware(datetime.combine(since, time.min))
+    views = dict(
+        ProductViewDay.objects.filter(company=company, day__gte=since)
+        .values_list("product_id")
+        .annotate(total=Sum("count"))
+        .order_by()
+    )
+    asked = Conversation.objects.filter(supplier_company=company, created_at__gte=start)
+    inquiries = dict(
+        asked.filter(product__isnull=False)
+        .values_list("product_id")
+        .annotate(total=Count("id"))
+        .order_by()
+    )
+    ranked = sorted(
+        set(views) | set(inquiries),
+        key=lambda pk: (-views.get(pk, 0), -inquiries.get(pk, 0), pk),
+    )[:limit]
+    products = Product.objects.filter(company=company, pk__in=ranked).only(
+        "id", "title", "slug", "status", "company_id"
+    )
+    by_id = {product.pk: product for product in products}
+    countries = (
+        asked.values_list("buyer_company__country")
+        .annotate(total=Count("id"))
+        .order_by("-total", "buyer_company__country")
+    )
+    return DeeperNumbers(
+        listings=[
+            ListingNumbers(by_id[pk], views.get(pk, 0), inquiries.get(pk, 0))
+            for pk in ranked
+            if pk in by_id
+        ],
+        inquiry_countries=[
+            CountryNumbers(country or "", total) for country, total in countries if country
+        ],
+    )
 
 
 # --- the operator's desk ---------------------------------------------------------------------

@@ -23,7 +23,12 @@ from tradepost.accounts.selectors import is_operator
 from tradepost.companies.selectors import acting_company
 from tradepost.core.chinese_scripts import convert_script
 from tradepost.core.languages import babel_date_locale, normalise_ui_language
-from tradepost.insights.selectors import SupplierDesk, operator_numbers, supplier_desk
+from tradepost.insights.selectors import (
+    SupplierDesk,
+    deeper_statistics,
+    operator_numbers,
+    supplier_desk,
+)
 from tradepost.web.views.health import INDEX_STALE_SECONDS, node_health
 from tradepost.web.views.membership import badge_context
 
@@ -87,6 +92,8 @@ def supplier_desk_page(request: HttpRequest) -> HttpResponse:
             "company_name": company.name_for(language),
             "top_words": _words(desk, language),
             "chart_data": _chart_data(desk, language),
+            # A paid plan's listing-by-listing numbers; None: the plans page is offered.
+            "deeper": deeper_statistics(company=company, since=desk.start),
             **badge_context(company),
         },
     )

@@ -12,10 +12,14 @@ from aiosmtpd.controller import Controller
 from django.core.cache import cache
 from django.db import connections
 
+from tests.duplicate_listings import FLASK, FLASK_COPY
+from tests.factories.catalog import product_fields
 from tests.factories.companies import Cast, make_cast
 from tests.factories.search import Catalogue, build_catalogue, make_board
 from tests.mail import CollectingHandler
 from tests.network import free_port
+from tradepost.catalog import services as catalog_services
+from tradepost.catalog.models import Product
 from tradepost.sourcing.matching import _local_terms
 
 
@@ -100,3 +104,21 @@ def smtp_server(settings):
     settings.EMAIL_TIMEOUT = 10
     yield handler
     controller.stop()
+
+
+@pytest.fixture
+def original(cast) -> Product:
+    """The cast company's published flask."""
+    owner = cast.actor("owner")
+    product = catalog_services.product_create(
+        actor=owner, company=cast.company, **product_fields(title=FLASK)
+    )
+    return catalog_services.product_publish(actor=owner, product=product)
+
+
+@pytest.fixture
+def copy(cast) -> Product:
+    """A draft of the same company reworded from the flask."""
+    return catalog_services.product_create(
+        actor=cast.actor("owner"), company=cast.company, **product_fields(title=FLASK_COPY)
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.duplicate_listings import FLASK, FLASK_COPY
 from tests.factories.catalog import product_fields
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError, ProductErrorCode
@@ -14,8 +15,6 @@ from tradepost.search.models import ListingFingerprint
 
 pytestmark = pytest.mark.django_db
 
-FLASK = "Stainless steel vacuum flask 500 ml, double wall, 12 hours hot"
-FLASK_COPY = "Double wall vacuum flask in stainless steel 500ml, hot 12 hours, new"
 LAMP = "LED desk lamp with USB charging port and touch dimmer"
 
 

@@ -8,30 +8,12 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from tests.duplicate_listings import FLASK
 from tests.factories.catalog import product_fields
 from tradepost.catalog import services
 from tradepost.catalog.models import Product, ProductStatus
 
 pytestmark = pytest.mark.django_db
-
-FLASK = "Stainless steel vacuum flask 500 ml, double wall, 12 hours hot"
-FLASK_COPY = "Double wall vacuum flask in stainless steel 500ml, hot 12 hours, new"
-
-
-@pytest.fixture
-def original(cast) -> Product:
-    owner = cast.actor("owner")
-    product = services.product_create(
-        actor=owner, company=cast.company, **product_fields(title=FLASK)
-    )
-    return services.product_publish(actor=owner, product=product)
-
-
-@pytest.fixture
-def copy(cast) -> Product:
-    return services.product_create(
-        actor=cast.actor("owner"), company=cast.company, **product_fields(title=FLASK_COPY)
-    )
 
 
 def publish_url(product: Product, language: str = "en") -> str:

@@ -7,13 +7,13 @@ import csv
 import io
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 
 from tests.factories.catalog import make_category, make_product
+from tests.shared_data import SHARED_DATA
 from tradepost.catalog import reference_data
 from tradepost.catalog.hs_codes import (
     hs_code_error,
@@ -38,7 +38,6 @@ HS_ROWS = read_hs_codes()
 HS_CODES = {code for code, _ in HS_ROWS}
 
 # The published data set, next to a checkout of the project (absent from a fresh clone).
-SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 SHARED_HS_CSV = SHARED_DATA / "harmonized_system" / "harmonized-system.csv"
 
 REQUIRED_TOP_LEVEL = [

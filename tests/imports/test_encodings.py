@@ -8,43 +8,19 @@ Skipped where the shared data folder is absent (a user's clone); CI always has i
 from __future__ import annotations
 
 import codecs
-import csv
-from pathlib import Path
 
 import pytest
 
 from tests.factories.imports import BASE_ROW, csv_bytes, table
+from tests.shared_data import SHARED_DATA, traditional_titles
+from tests.shared_data import taobao_titles as simplified_titles
 from tradepost.imports.reading import csv_rows, detect_encoding
 
-SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 needs_shared_data = pytest.mark.skipif(
     not (SHARED_DATA / "taobao_title_ner").is_dir()
     or not (SHARED_DATA / "traditional_titles").is_dir(),
     reason=f"the shared real-data folder is not at {SHARED_DATA} (a fresh clone)",
 )
-
-
-def simplified_titles(limit: int) -> list[str]:
-    titles: list[str] = []
-    characters: list[str] = []
-    with (SHARED_DATA / "taobao_title_ner" / "train.txt").open(encoding="utf-8") as lines:
-        for line in lines:
-            if not line.strip():
-                if characters:
-                    titles.append("".join(characters))
-                    characters = []
-                    if len(titles) >= limit:
-                        break
-                continue
-            characters.append(line.split(" ")[0] or " ")
-    return titles
-
-
-def traditional_titles(limit: int) -> list[str]:
-    path = SHARED_DATA / "traditional_titles" / "test_tcn.csv"
-    with path.open(encoding="utf-8-sig", newline="") as lines:
-        rows = list(csv.reader(lines))[1 : limit + 1]
-    return [row[0] for row in rows]
 
 
 def encodable(titles: list[str], encoding: str) -> list[str]:

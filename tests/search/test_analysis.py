@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.shared_data import SHARED_DATA, taobao_titles
 from tradepost.search.analysis import (
     MAX_QUERY_CHARS,
     AnalyzedQuery,
@@ -16,9 +15,6 @@ from tradepost.search.analysis import (
     normalize,
     user_dictionary_words,
 )
-
-SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-
 
 # --- normalize --------------------------------------------------------------------------
 
@@ -297,28 +293,12 @@ def test_long_query_is_truncated():
 # --- real titles --------------------------------------------------------------------------
 
 
-def _taobao_titles(limit: int) -> list[str]:
-    titles: list[str] = []
-    characters: list[str] = []
-    with (SHARED_DATA / "taobao_title_ner" / "train.txt").open(encoding="utf-8") as lines:
-        for line in lines:
-            if not line.strip():
-                if characters:
-                    titles.append("".join(characters))
-                    characters = []
-                    if len(titles) >= limit:
-                        break
-                continue
-            characters.append(line.split(" ")[0] or " ")
-    return titles
-
-
 @pytest.mark.skipif(
     not (SHARED_DATA / "taobao_title_ner").is_dir(),
     reason="the shared real-data folder (../shared/data/taobao_title_ner) is not present",
 )
 def test_real_taobao_titles_analyse_without_error():
-    titles = _taobao_titles(1_000)
+    titles = taobao_titles(1_000)
     assert len(titles) == 1_000
     with_cjk = 0
     for title in titles:

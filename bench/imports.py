@@ -13,9 +13,10 @@ in a process of its own (so that each peak memory is its own):
   of 1,000 in one transaction, to a second company: the least any import of these rows
   costs, with no validation, no per-row permission check and no search-index outbox;
 - **import**: `tradepost.imports.services.import_upload` (the check: parse, encoding, every
-  row through `catalog.services.product_check`) then `import_confirm` (the write: the new
-  rows of each chunk of 500 through `catalog.services.products_create_many`, in bulk, with
-  the checkpoint in the same transaction), as `tradepost import-products` runs them;
+  row through `catalog.services.product_draft_check`) then `import_confirm` (the write: each
+  chunk of 500 planned again, its new rows written as the plan checked them through
+  `catalog.services.products_create_many`, in bulk, with the checkpoint in the same
+  transaction), as `tradepost import-products` runs them;
 - **again**: the same file uploaded again (every row found by its SKU and unchanged).
 
 Prints rows/s for each and for the import's two passes, the import's rate against raw, and

@@ -214,3 +214,105 @@ def test_a_batch_the_database_refuses_is_written_row_by_row(monkeypatch):
     job = supplier.run(product_rows(3))
     assert (job.status, job.created_count, job.failed_count) == (ImportStatus.FINISHED, 3, 0)
     assert Product.objects.filter(company=supplier.company).count() == 3
+
+
+def test_the_write_cleans_each_new_row_once(monkeypatch):
+    """The chunk's plan cleans a new row (`product_draft_check`) and its batch writes the
+    checked product as it is: the product's fields are cleaned and checked once a row."""
+    supplier = Supplier()
+    rows = product_rows(12, title_zh_hans="保温杯")
+    job = supplier.upload_rows(rows, mode="valid", inline=True)
+    cleaned: list[bool] = []
+    clean_fields = catalog._clean_fields
+
+    def spy(data: Any, *, creating: bool) -> Any:
+        cleaned.append(creating)
+        return clean_fields(data, creating=creating)
+
+    monkeypatch.setattr(catalog, "_clean_fields", spy)
+    job = supplier.confirm(job, inline=True)
+    assert job.created_count == 12
+    assert cleaned == [True] * 12
+    created = Product.objects.filter(company=supplier.company)
+    assert {product.slug for product in created} != {""}
+    assert ProductTranslation.objects.filter(product__company=supplier.company).count() == 12
+
+
+def test_a_checked_draft_is_written_once_and_for_its_own_company():
+    supplier, other = Supplier(), Supplier()
+    checked = catalog.product_draft_check(company=supplier.company, **product_fields(sku="K"))
+    with pytest.raises(TypeError):
+        catalog.products_create_many(
+            actor=other.owner, company=other.company, drafts=[(checked, {})]
+        )
+    checked = catalog.product_draft_check(company=supplier.company, **product_fields(sku="K"))
+    [created] = catalog.products_create_many(
+        actor=supplier.owner, company=supplier.company, drafts=[(checked, {})]
+    )
+    assert isinstance(created, Product) and created.pk and created.sku == "K"
+    with pytest.raises(TypeError):
+        catalog.products_create_many(
+            actor=supplier.owner, company=supplier.company, drafts=[(checked, {})]
+        )
+    assert Product.objects.filter(sku="K").count() == 1
+
+
+def test_a_checked_draft_is_stored_as_product_create_stores_its_fields():
+    supplier = Supplier()
+    fields = product_fields(sku="S-1", title="  Steel   water bottle ", price_max="12.5")
+    checked = catalog.product_draft_check(company=supplier.company, **fields)
+    [batched] = catalog.products_create_many(
+        actor=supplier.owner, company=supplier.company, drafts=[(checked, {})]
+    )
+    single = catalog.product_create(
+        actor=supplier.owner, company=supplier.company, **{**fields, "sku": "S-2"}
+    )
+    assert isinstance(batched, Product)
+
+    def stored(product: Product) -> dict[str, Any]:
+        product.refresh_from_db()
+        return {
+            name: value
+            for name, value in vars(product).items()
+            if not name.startswith("_") and name not in {"id", "sku", "created_at", "updated_at"}
+        }
+
+    assert stored(batched) == stored(single)
+
+
+def test_the_write_checks_each_new_translation_once(monkeypatch):
+    supplier = Supplier()
+    rows = product_rows(5, title_zh_hans="保温杯")
+    job = supplier.upload_rows(rows, mode="valid", inline=True)
+    checked: list[str] = []
+    translation_check = catalog.product_translation_check
+
+    def spy(**arguments: Any) -> Any:
+        checked.append(arguments["language"])
+        return translation_check(**arguments)
+
+    monkeypatch.setattr(catalog, "product_translation_check", spy)
+    job = supplier.confirm(job, inline=True)
+    assert job.created_count == 5
+    assert checked == ["zh-hans"] * 5  # by the chunk's plan; the batch writes them as checked
+    assert (
+        sorted(
+            ProductTranslation.objects.filter(product__company=supplier.company).values_list(
+                "language", "title"
+            )
+        )
+        == [("zh-hans", "保温杯")] * 5
+    )
+
+
+def test_a_translation_other_than_the_checked_one_is_checked_by_the_batch():
+    supplier = Supplier()
+    checked = catalog.product_draft_check(company=supplier.company, **product_fields(sku="T"))
+    checked.translation_check(language="zh-hans", title="保温杯", description="")
+    results = catalog.products_create_many(
+        actor=supplier.owner,
+        company=supplier.company,
+        drafts=[(checked, {"zh-hans": ("  ", "")})],
+    )
+    assert isinstance(results[0], ProductError)
+    assert set(results[0].message_dict) == {"title"}

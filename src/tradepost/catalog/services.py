@@ -304,7 +304,13 @@ def _check_product(product: Product, *, database: bool = True) -> None:
         # The SKU's constraint was checked above, by field.
         _full_clean(product, exclude=["sku"])
     else:
-        _full_clean(product, exclude=["company", "category"], validate_constraints=False)
+        # Uniqueness needs the database too: left to the write with the constraints.
+        _full_clean(
+            product,
+            exclude=["company", "category"],
+            validate_unique=False,
+            validate_constraints=False,
+        )
 
 
 def _sku_taken(product: Product) -> bool:
@@ -403,9 +409,53 @@ def product_create(*, actor: User, company: Company, **fields: Unpack[ProductFie
     return product
 
 
-#: A draft for `products_create_many`: the fields of `product_create` and the translations
-#: of `product_translation_set`, by language: (title, description).
-ProductDraft = tuple[Mapping[str, Any], Mapping[str, tuple[str, str]]]
+class CheckedDraft:
+    """A new product's fields as `product_draft_check` cleaned and checked them: the unsaved
+    product and the values it holds, by model field. `products_create_many` takes it in place
+    of the fields and does not clean them again (the catalogue import plans a chunk just
+    before writing it: its rows are cleaned once, ADR 0027). Its translations checked by
+    `translation_check` are not checked again either. Used once."""
+
+    __slots__ = ("_product", "_translations", "values")
+
+    def __init__(self, product: Product, values: dict[str, Any]) -> None:
+        self._product: Product | None = product
+        self._translations: dict[str, tuple[str, str, str]] = {}
+        self.values = values
+
+    def translation_check(
+        self, *, language: Any, title: Any, description: Any = ""
+    ) -> tuple[str, str, str]:
+        """`product_translation_check` of a translation of the draft, remembered: the batch
+        writes the same translation without cleaning it again."""
+        assert self._product is not None, "checked before it is written"
+        checked = product_translation_check(
+            product=self._product, language=language, title=title, description=description
+        )
+        if isinstance(language, str):
+            self._translations[language] = checked
+        return checked
+
+    def checked_translation(
+        self, language: str, title: str, description: str
+    ) -> tuple[str, str, str] | None:
+        """What `translation_check` answered for `language`, when it answered (title,
+        description): the translation as checked; else None (to be checked)."""
+        found = self._translations.get(language)
+        return found if found is not None and found[1:] == (title, description) else None
+
+    def take(self, company: Company) -> Product:
+        """The checked product, for `company`'s batch; a draft is written once."""
+        product = self._product
+        if product is None or product.pk is not None or product.company_id != company.pk:
+            raise TypeError("a checked draft is written once, for the company it was checked for")
+        self._product = None
+        return product
+
+
+#: A draft for `products_create_many`: the fields of `product_create` (or a `CheckedDraft`)
+#: and the translations of `product_translation_set`, by language: (title, description).
+ProductDraft = tuple[Mapping[str, Any] | CheckedDraft, Mapping[str, tuple[str, str]]]
 
 
 def products_create_many(
@@ -452,30 +502,39 @@ def products_create_many(
 
 def _categories_of(drafts: Sequence[ProductDraft]) -> dict[int, Category]:
     """The categories the drafts name by id, in one query (the cleaner takes them so)."""
-    ids = {_category_id(fields.get("category_id")) for fields, _translations in drafts}
+    ids = {
+        _category_id(fields.get("category_id"))
+        for fields, _translations in drafts
+        if not isinstance(fields, CheckedDraft)
+    }
     return Category.objects.in_bulk(ids - {0}) if ids - {0} else {}
 
 
 def _draft_checked(
     company: Company,
-    fields: Mapping[str, Any],
+    fields: Mapping[str, Any] | CheckedDraft,
     translations: Mapping[str, tuple[str, str]],
     categories: Mapping[int, Category],
 ) -> tuple[Product, list[ProductTranslation]]:
     """One draft checked as `product_create` and `product_translation_set` check it, but for
-    the SKU's uniqueness (`_skus_taken`, in bulk); unsaved."""
-    fields = dict(fields)
-    category = categories.get(_category_id(fields.get("category_id")))
-    if category is not None:
-        fields["category_id"] = category
-    clean = _clean_fields(fields, creating=True)
-    product = Product(company=company, status=ProductStatus.DRAFT)
-    _apply(product, clean)
-    product.slug = _slug_for(product.title)
-    _check_product(product, database=False)
+    the SKU's uniqueness (`_skus_taken`, in bulk); unsaved. A `CheckedDraft`'s fields were
+    checked so already (`product_draft_check`): only its translations are."""
+    checked = fields if isinstance(fields, CheckedDraft) else None
+    if isinstance(fields, CheckedDraft):
+        product = fields.take(company)
+        product.slug = _slug_for(product.title)
+    else:
+        raw = dict(fields)
+        category = categories.get(_category_id(raw.get("category_id")))
+        if category is not None:
+            raw["category_id"] = category
+        product = _draft_of(company, _clean_fields(raw, creating=True))
+        product.slug = _slug_for(product.title)
+        _check_product(product, database=False)
     rows = []
     for language, (title, description) in translations.items():
-        code, clean_title, clean_description = product_translation_check(
+        known = checked.checked_translation(language, title, description) if checked else None
+        code, clean_title, clean_description = known or product_translation_check(
             product=product, language=language, title=title, description=description
         )
         row = ProductTranslation(
@@ -522,15 +581,29 @@ def product_check(
     is written and nobody's permission is asked (the catalogue import's preview, ADR 0027).
     Raises `ProductError` as they do. The checks that need the database (the SKU's
     uniqueness, the references) are left to the write."""
-    clean = _clean_fields(fields, creating=product is None)
-    candidate = (
-        copy.copy(product)
-        if product is not None
-        else Product(company=company, status=ProductStatus.DRAFT)
-    )
+    if product is None:
+        return product_draft_check(company=company, **fields).values
+    clean = _clean_fields(fields, creating=False)
+    candidate = copy.copy(product)
     _apply(candidate, clean)
     _check_product(candidate, database=False)
     return clean
+
+
+def product_draft_check(*, company: Company, **fields: Unpack[ProductFields]) -> CheckedDraft:
+    """`product_check` of a new product, answering the checked product too: what
+    `products_create_many` writes without cleaning it again. Raises `ProductError` as
+    `product_create` does; nothing is written."""
+    clean = _clean_fields(fields, creating=True)
+    candidate = _draft_of(company, clean)
+    _check_product(candidate, database=False)
+    return CheckedDraft(candidate, clean)
+
+
+def _draft_of(company: Company, clean: Mapping[str, Any]) -> Product:
+    product = Product(company=company, status=ProductStatus.DRAFT)
+    _apply(product, clean)
+    return product
 
 
 @transaction.atomic

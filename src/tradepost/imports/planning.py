@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from django.db.models import DecimalField
@@ -30,7 +31,9 @@ from django.utils.translation import gettext as _
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import Product, ProductImage, ProductStatus
 from tradepost.catalog.services import (
+    CheckedDraft,
     product_check,
+    product_draft_check,
     product_images_check,
     product_translation_check,
 )
@@ -101,6 +104,11 @@ class Layout:
         language = max(languages, key=lambda code: languages[code]) if languages else "en"
         return cls(list(row.cells), positions, language, unknown)
 
+    @cached_property
+    def keys(self) -> dict[int, str]:
+        """The column's key at each position of the file's known columns."""
+        return {position: key for key, position in self.positions.items()}
+
     def has(self, key: str) -> bool:
         return key in self.positions
 
@@ -141,6 +149,9 @@ class RowPlan:
     product: Product | None = None
     #: Service fields: all of them for a new product, the changed ones for another.
     fields: dict[str, Any] = field(default_factory=dict)
+    #: A new product's fields as the catalogue checked them (`product_draft_check`): what
+    #: its batch writes, without cleaning them again.
+    checked: CheckedDraft | None = None
     translations: dict[str, tuple[str, str]] = field(default_factory=dict)
     untranslate: list[str] = field(default_factory=list)
     publish: bool | None = None
@@ -198,6 +209,7 @@ class Planner:
         self.categories = categories or Categories()
         self.seen: dict[str, int] = {}
         self._checked: dict[str, tuple[str, str | None]] = {}  # picture name -> (sha, refusal)
+        self._probes: dict[str, Product] = {}
 
     # -- chunks ----------------------------------------------------------------------------
 
@@ -311,7 +323,7 @@ class Planner:
     def _flag(self, plan: RowPlan) -> None:
         """Cells that are formulas (refused) or look garbled (flagged, never changed)."""
         layout = self.layout
-        names = {position: key for key, position in layout.positions.items()}
+        names = layout.keys
         for position in plan.row.formulas:
             if position in names and names[position] != "reason":
                 plan.refuse(
@@ -399,7 +411,8 @@ class Planner:
         """The values the catalogue would store (None when it refuses them)."""
         try:
             if plan.product is None:
-                return product_check(company=self.company, **fields)
+                plan.checked = product_draft_check(company=self.company, **fields)
+                return plan.checked.values
             return product_check(company=self.company, product=plan.product, **fields)
         except ProductError as refusal:
             self._refused(plan, refusal, {})
@@ -412,7 +425,7 @@ class Planner:
             if plan.product
             else {}
         )
-        probe = Product(original_language=original_language)
+        probe = self._probe(original_language)
         for language, (title_key, description_key) in TRANSLATION_KEYS.items():
             title = layout.cell(row, title_key)
             description = layout.cell(row, description_key)
@@ -428,9 +441,14 @@ class Planner:
             if description is None:
                 description = current.description if current else ""
             try:
-                _code, clean_title, clean_description = product_translation_check(
-                    product=probe, language=language, title=title, description=description
-                )
+                if plan.checked is not None:  # a new product's: its batch writes it as checked
+                    _code, clean_title, clean_description = plan.checked.translation_check(
+                        language=language, title=title, description=description
+                    )
+                else:
+                    _code, clean_title, clean_description = product_translation_check(
+                        product=probe, language=language, title=title, description=description
+                    )
             except ProductError as refusal:
                 rename = {
                     "title": layout.name(title_key),
@@ -444,6 +462,13 @@ class Planner:
                 clean_description,
             ):
                 plan.translations[language] = (clean_title, clean_description)
+
+    def _probe(self, original_language: str) -> Product:
+        """A product written in `original_language`, all `product_translation_check` reads
+        of it: one per language for the file, not one a row."""
+        if original_language not in self._probes:
+            self._probes[original_language] = Product(original_language=original_language)
+        return self._probes[original_language]
 
     def _status(self, plan: RowPlan) -> None:
         value = self.layout.cell(plan.row, "status")

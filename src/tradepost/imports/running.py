@@ -383,7 +383,8 @@ def _create_batch(
     its rows go one at a time, each refused for itself."""
     if not plans:
         return {}
-    drafts = [(plan.fields, plan.translations) for plan in plans]
+    # The plan's checked fields (`catalog.services.product_draft_check`): cleaned once.
+    drafts = [(plan.checked or plan.fields, plan.translations) for plan in plans]
     try:
         with transaction.atomic():
             results = catalog.products_create_many(actor=actor, company=job.company, drafts=drafts)

@@ -73,7 +73,12 @@ def lighthouse(
         headers.write_text(json.dumps({"Cookie": cookie}))
         argv.append(f"--extra-headers={headers}")
     env = {**os.environ, "CHROME_PATH": chrome}
-    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
+    # Lighthouse sometimes fails to record the trace of a page load (NO_NAVSTART, "Please
+    # run Lighthouse again"): a page gets three tries before the audit gives up.
+    for attempt in range(3):
+        done = subprocess.run(argv, env=env, check=attempt == 2, stdout=subprocess.DEVNULL)
+        if done.returncode == 0:
+            break
     return json.loads(output.read_text())
 
 

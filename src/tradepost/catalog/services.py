@@ -292,7 +292,7 @@ def _check_product(product: Product, *, database: bool = True) -> None:
     if (
         product.pk
         and product.original_language in UI_LANGUAGES
-        and product.translations.filter(language=product.original_language).exists()
+        and _has_translation(product, product.original_language)
     ):
         errors.add(
             "original_language", _("There is a translation in this language; remove it first.")
@@ -311,6 +311,12 @@ def _check_product(product: Product, *, database: bool = True) -> None:
             validate_unique=False,
             validate_constraints=False,
         )
+
+
+def _has_translation(product: Product, language: str) -> bool:
+    """Whether the product has a translation in `language`: from its translations when they
+    were prefetched (the catalogue import plans hundreds of products at once), else one query."""
+    return any(row.language == language for row in product.translations.all())
 
 
 def _sku_taken(product: Product) -> bool:

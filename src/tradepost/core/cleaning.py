@@ -11,16 +11,20 @@ import math
 import re
 from collections.abc import Callable, Collection, Container
 from decimal import Decimal, InvalidOperation
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from tradepost.core.countries import is_country
 from tradepost.core.currencies import is_currency
 from tradepost.core.errors import DomainError, ErrorCode
 from tradepost.core.html import sanitize_html
 from tradepost.core.languages import LISTING_LANGUAGE_CODES
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -225,16 +229,23 @@ def clean_whole_number(
 LEAD_TIME_MAX_DAYS = 3650
 
 
+def _lead_time_range() -> str:
+    return _("Enter a lead time between 0 and %(limit)d days.") % {"limit": LEAD_TIME_MAX_DAYS}
+
+
+# The cleaners' messages are translated only when a value is refused: a catalogue import
+# cleans a few hundred thousand values, nearly all good (lazy, in the language of the moment).
+_LEAD_TIME_RANGE = lazy(_lead_time_range, str)()
+_CHOOSE_CURRENCY = gettext_lazy("Choose a currency by its ISO 4217 code, such as USD.")
+_CHOOSE_COUNTRY = gettext_lazy("Choose a country by its ISO 3166 code, such as CN.")
+_CHOOSE_LANGUAGE = gettext_lazy("Choose a language from the list.")
+
+
 def clean_lead_time_days(value: Any, *, required: bool = False) -> int | None:
     """Days from order to shipment, from 0 to `LEAD_TIME_MAX_DAYS` (None when empty and not
     `required`)."""
     return clean_whole_number(
-        value,
-        low=0,
-        high=LEAD_TIME_MAX_DAYS,
-        required=required,
-        range_message=_("Enter a lead time between 0 and %(limit)d days.")
-        % {"limit": LEAD_TIME_MAX_DAYS},
+        value, low=0, high=LEAD_TIME_MAX_DAYS, required=required, range_message=_LEAD_TIME_RANGE
     )
 
 
@@ -243,7 +254,7 @@ def clean_choice(
     *,
     allowed: Container[str],
     required: bool = False,
-    message: str | None = None,
+    message: str | _StrPromise | None = None,
     case: Callable[[str], str] | None = None,
 ) -> str:
     """One of `allowed` ("" when empty and not `required`), after `case` (`str.upper`,
@@ -268,7 +279,7 @@ def clean_currency(value: Any, *, required: bool) -> str:
         value,
         allowed=_Known(is_currency),
         required=required,
-        message=_("Choose a currency by its ISO 4217 code, such as USD."),
+        message=_CHOOSE_CURRENCY,
         case=str.upper,
     )
 
@@ -279,7 +290,7 @@ def clean_country(value: Any, *, required: bool) -> str:
         value,
         allowed=_Known(is_country),
         required=required,
-        message=_("Choose a country by its ISO 3166 code, such as CN."),
+        message=_CHOOSE_COUNTRY,
         case=str.upper,
     )
 
@@ -290,7 +301,7 @@ def clean_listing_language(value: Any) -> str:
         value,
         allowed=LISTING_LANGUAGE_CODES,
         required=True,
-        message=_("Choose a language from the list."),
+        message=_CHOOSE_LANGUAGE,
         case=str.lower,
     )
 

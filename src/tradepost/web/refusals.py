@@ -6,6 +6,8 @@
   form does not have, above the form.
 - A button without a form of its own (publish, close, award, remove...) flashes the refusal,
   `flash_refusal(request, error)`, on the page the view redirects to.
+- A button whose small form (a reason, a choice) is refused by the form itself flashes the
+  form's messages, `flash_form_errors(request, form)`, as a refusal would be.
 - Either way a not-found refusal answers the 404 page, as the access helpers do: a missing
   object and another company's look the same.
 
@@ -48,3 +50,15 @@ def flash_refusal(request: HttpRequest, error: DomainError) -> None:
     """Show the refusal as an error message on the next page."""
     _raise_if_not_found(error)
     messages.error(request, error.message)
+
+
+def flash_form_errors(
+    request: HttpRequest, form: forms.BaseForm, *, labelled: bool = False
+) -> None:
+    """Show each of an invalid form's messages as an error message on the next page (with
+    its field's label in front when `labelled`)."""
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        for error in errors:
+            text = str(error)
+            messages.error(request, f"{field.label}: {text}" if labelled and field else text)

@@ -26,7 +26,7 @@ from tradepost.imports.columns import COLUMNS, HEADER_LANGUAGES
 from tradepost.imports.forms import ConfirmForm, RecheckForm, UploadForm
 from tradepost.imports.models import ImportFormat, ImportJob, ImportStatus
 from tradepost.imports.reading import max_bytes, max_rows, megabytes
-from tradepost.web.refusals import flash_refusal, show_on_form
+from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.templatetags.tradepost_catalog import format_number
 from tradepost.web.views.accounts import AuthenticatedRequest
 
@@ -146,9 +146,7 @@ def import_confirm(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     form = ConfirmForm(request.POST)
     if not form.is_valid():
         job = selectors.access_import(user=request.user, import_id=pk)
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, str(error))
+        flash_form_errors(request, form)
         return redirect(_detail_url(job))
     return _button(
         request,
@@ -166,9 +164,7 @@ def import_recheck(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     form = RecheckForm(request.POST)
     if not form.is_valid():
         job = selectors.access_import(user=request.user, import_id=pk)
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, str(error))
+        flash_form_errors(request, form)
         return redirect(_detail_url(job))
     return _button(
         request,

@@ -31,7 +31,7 @@ from tradepost.screening.forms import (
     language_choices,
 )
 from tradepost.screening.models import BannedTerm
-from tradepost.web.refusals import flash_refusal, show_on_form
+from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
 TERMS_PAGE_SIZE = 50
@@ -241,9 +241,7 @@ def held_reject(request: AuthenticatedRequest, product_id: int) -> HttpResponse:
     if not form.is_valid():
         _require_operator(request)
         access_held_product(user=request.user, product_id=product_id)
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, f"{form.fields['reason'].label}: {error}")
+        flash_form_errors(request, form, labelled=True)
         return redirect("screening:held")
     return _decide(
         request,

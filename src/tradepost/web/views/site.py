@@ -20,6 +20,7 @@ from tradepost.core.languages import normalise_ui_language
 from tradepost.money.forms import DisplayCurrencyForm
 from tradepost.web.badges import gold_ids
 from tradepost.web.display_currency import remember_display_currency
+from tradepost.web.refusals import flash_form_errors
 
 HOME_PRODUCTS = 12
 HOME_SUPPLIERS = 8
@@ -70,9 +71,7 @@ def display_currency_set(request: HttpRequest) -> HttpResponse:
     valid = form.is_valid()
     response = HttpResponseRedirect(_return_address(request, form.cleaned_data.get("next", "")))
     if not valid:
-        for errors in form.errors.values():
-            for message in errors:
-                messages.error(request, str(message))
+        flash_form_errors(request, form)
         return response
     choice = form.cleaned_data["currency"]
     if request.user.is_authenticated:

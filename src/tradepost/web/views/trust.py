@@ -25,7 +25,7 @@ from tradepost.trust import selectors, services
 from tradepost.trust.documents import document_response, max_document_bytes, max_documents
 from tradepost.trust.errors import TrustError
 from tradepost.trust.forms import ApproveForm, RejectForm, VerificationSubmitForm
-from tradepost.web.refusals import flash_refusal, show_on_form
+from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
 #: Requests the operators' queue shows on a page.
@@ -126,18 +126,12 @@ def queue(request: AuthenticatedRequest) -> HttpResponse:
     return render(request, "trust/queue.html", {"page": page, "items": items})
 
 
-def _flash_form_errors(request: AuthenticatedRequest, form: forms.Form) -> None:
-    for errors in form.errors.values():
-        for error in errors:
-            messages.error(request, str(error))
-
-
 def _decide(request: AuthenticatedRequest, verification_id: int, *, approve: bool) -> HttpResponse:
     _require_operator(request)
     found = selectors.access_verification(user=request.user, verification_id=verification_id)
     form: forms.Form = ApproveForm(request.POST) if approve else RejectForm(request.POST)
     if not form.is_valid():
-        _flash_form_errors(request, form)
+        flash_form_errors(request, form)
         return redirect("trust:queue")
     name = found.company.name_for(normalise_ui_language(get_language()))
     try:

@@ -49,8 +49,9 @@ INTERFACE_TEXT = """() => {
 EMAIL_OR_URL = re.compile(r"\S+@\S+|https?://\S+")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 #: Latin words a Chinese page may show: the brand, units written the same in Chinese, names
-#: written in Latin letters in Chinese too (payment services, RoHS, WebP; CLDR's Chinese name
-#: of the Bolivian fund currency BOV is "玻利维亚 Mvdol（资金）").
+#: written in Latin letters in Chinese too (payment services, RoHS, WebP, the software a
+#: supplier's file comes from or a worker's queue lives in, "Webhook" as Chinese software
+#: writes it; CLDR's Chinese name of the Bolivian fund currency BOV is "玻利维亚 Mvdol（资金）").
 ALLOWED = {"Tradepost", "ml", "mL", "kg", "g", "cm", "mm", "m", "km", "lb", "oz", "pcs"} | {
     "PayPal",
     "MoneyGram",
@@ -59,6 +60,10 @@ ALLOWED = {"Tradepost", "ml", "mL", "kg", "g", "cm", "mm", "m", "km", "lb", "oz"
     "RoHS",
     "WebP",
     "Mvdol",
+    "Excel",
+    "Windows",
+    "Redis",
+    "Webhook",
 }
 
 

@@ -16,6 +16,27 @@ def encoding_choices(blank: Any) -> list[tuple[str, Any]]:
     return [("", blank), *((code, label) for code, label in ENCODINGS.items())]
 
 
+class EncodingSelect(forms.Select):
+    """The encodings by their names (UTF-8, Big5, Windows-1252), which are never translated:
+    their options say so (`translate="no"`); the blank choice and the described ones are
+    interface text."""
+
+    def create_option(
+        self,
+        name: str,
+        value: Any,
+        label: Any,
+        selected: Any,
+        index: int,
+        subindex: int | None = None,
+        attrs: Any = None,
+    ) -> dict[str, Any]:
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if isinstance(label, str) and value in ENCODINGS:  # a name, not a lazy translation
+            option["attrs"]["translate"] = "no"
+        return option
+
+
 class UploadForm(forms.Form):
     catalogue = forms.FileField(
         label=_("Catalogue file"),
@@ -32,6 +53,7 @@ class UploadForm(forms.Form):
         label=_("Encoding of a CSV file"),
         required=False,
         choices=encoding_choices(_("Find it for me")),
+        widget=EncodingSelect,
     )
     mode = forms.ChoiceField(
         label=_("If some rows are rejected"),
@@ -49,5 +71,7 @@ class ConfirmForm(forms.Form):
 
 class RecheckForm(forms.Form):
     encoding = forms.ChoiceField(
-        label=_("Read the file in"), choices=[(code, label) for code, label in ENCODINGS.items()]
+        label=_("Read the file in"),
+        choices=[(code, label) for code, label in ENCODINGS.items()],
+        widget=EncodingSelect,
     )

@@ -15,7 +15,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -25,7 +25,7 @@ from tradepost.imports import exports, selectors, services
 from tradepost.imports.columns import COLUMNS, HEADER_LANGUAGES
 from tradepost.imports.forms import ConfirmForm, RecheckForm, UploadForm
 from tradepost.imports.models import ImportFormat, ImportJob, ImportStatus
-from tradepost.imports.reading import max_bytes, max_rows, megabytes
+from tradepost.imports.reading import ENCODINGS, max_bytes, max_rows, megabytes
 from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.templatetags.tradepost_catalog import format_number
 from tradepost.web.views.accounts import AuthenticatedRequest
@@ -33,7 +33,11 @@ from tradepost.web.views.accounts import AuthenticatedRequest
 #: Imports listed on the upload page, and rows on a page of an import's page.
 RECENT_IMPORTS = 10
 ROWS_PER_PAGE = 50
-_LANGUAGE_NAMES = {"en": "English", "zh-hans": "简体中文", "zh-hant": "繁體中文"}
+
+
+def _language_name(code: str) -> str:
+    """A language of the templates' column names, named in the reader's language."""
+    return str(get_language_info(code)["name_translated"])
 
 
 def _company_or_redirect(request: AuthenticatedRequest):
@@ -78,7 +82,7 @@ def imports_page(request: AuthenticatedRequest) -> HttpResponse:
         "company": company,
         "form": form,
         "imports": selectors.imports_of(company)[:RECENT_IMPORTS],
-        "header_languages": [(code, _LANGUAGE_NAMES[code]) for code in HEADER_LANGUAGES],
+        "header_languages": [(code, _language_name(code)) for code in HEADER_LANGUAGES],
         "formats": ImportFormat.values,
         "max_megabytes": megabytes(max_bytes()),
         "max_rows": max_rows(),
@@ -105,6 +109,7 @@ def import_detail(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         "page": page,
         "confirm_form": ConfirmForm(initial={"mode": job.mode}),
         "recheck_form": RecheckForm(initial={"encoding": job.encoding}),
+        "detected_encoding": ENCODINGS.get(job.detected_encoding, job.detected_encoding),
         "ready": job.status == ImportStatus.READY,
         "can_cancel": job.status
         in (ImportStatus.CHECKING, ImportStatus.READY, ImportStatus.IMPORTING),

@@ -35,6 +35,14 @@ def cast(db) -> Cast:
     return make_cast()
 
 
+@pytest.fixture(params=["en", "zh-hans", "zh-hant"])
+def company_language(request, cast) -> str:
+    """Each site language in turn as the cast company's own (the one its mail is written in)."""
+    cast.company.original_language = request.param
+    cast.company.save()
+    return request.param
+
+
 @pytest.fixture
 def search_catalogue(db) -> Catalogue:
     """Six published listings (and a draft) in two category trees, indexed."""
@@ -55,6 +63,16 @@ def fresh_matching_terms():
     yield
     cache.clear()
     _local_terms.clear()
+
+
+@pytest.fixture(params=["database", "cache"])
+def rate_limit_store(request, settings):
+    """Both places the limits are counted in: the database (one machine) and the shared
+    cache (Redis where REDIS_URL is set; the tests' memory cache behaves the same)."""
+    settings.TRADEPOST_RATE_LIMIT_STORE = request.param
+    cache.clear()
+    yield request.param
+    cache.clear()
 
 
 RaceResults = list[Any]

@@ -68,18 +68,6 @@ def test_the_lockout_page_is_in_the_visitors_language(client, settings):
 # --- password resets and sign-ups ---------------------------------------------------------
 
 
-@pytest.fixture(params=["database", "cache"])
-def rate_limit_store(request, settings):
-    """Both places the limits are counted in: the database (one machine) and the shared
-    cache (Redis where REDIS_URL is set; the tests' memory cache behaves the same)."""
-    from django.core.cache import cache
-
-    settings.TRADEPOST_RATE_LIMIT_STORE = request.param
-    cache.clear()
-    yield request.param
-    cache.clear()
-
-
 def test_password_resets_to_one_address_are_limited_and_look_the_same(
     client, settings, mailoutbox, django_capture_on_commit_callbacks, rate_limit_store
 ):

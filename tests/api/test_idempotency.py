@@ -9,13 +9,13 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from tests.api.test_products_write import new_product_body
 from tests.factories.catalog import make_product
 from tests.factories.images import image_upload
+from tests.races import on_concurrent_writers
 from tradepost.accounts.tokens import token_create
 from tradepost.api.idempotency import IN_FLIGHT_SECONDS, idempotency_keys_purge
 from tradepost.api.models import IdempotencyKey
@@ -341,10 +341,7 @@ def test_the_schema_documents_the_header_on_every_post_and_patch(client):
 # --- two requests at once on real connections ---------------------------------------------
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-)
+@on_concurrent_writers
 def test_two_requests_at_once_with_one_key_do_the_work_once(cast, race, monkeypatch):
     """The first one in holds the key while it works; the other is told 409, then the
     first finishes. Whichever thread wins the insert, exactly one product is made."""

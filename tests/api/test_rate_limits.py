@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
@@ -23,18 +22,8 @@ READ = "/api/v1/categories"
 WRITE = "/api/v1/me/products"  # a token-only write: 401 without one
 
 
-@pytest.fixture(params=["database", "cache"])
-def store(request, settings):
-    """Both places the limits are counted in: the database (one machine) and the shared
-    cache (Redis where REDIS_URL is set; the tests' memory cache behaves the same)."""
-    settings.TRADEPOST_RATE_LIMIT_STORE = request.param
-    cache.clear()
-    yield request.param
-    cache.clear()
-
-
 @pytest.fixture
-def limits(settings, store):
+def limits(settings, rate_limit_store):
     settings.TRADEPOST_API_READS_PER_MINUTE = 3
     settings.TRADEPOST_API_WRITES_PER_MINUTE = 2
     return settings
@@ -82,14 +71,14 @@ def test_the_refusal_is_in_the_clients_language(limits, clock):
     assert "秒" in body["detail"]
 
 
-def test_retry_after_is_when_the_window_lets_one_more_in(limits, clock, store):
+def test_retry_after_is_when_the_window_lets_one_more_in(limits, clock, rate_limit_store):
     client = Client()
     client.get(READ)  # at :30
     clock["at"] += timedelta(seconds=20)
     client.get(READ)
     client.get(READ)  # at :50
     refused = client.get(READ)
-    if store == "database":
+    if rate_limit_store == "database":
         # The first one leaves the sliding minute at 11:01:30, 40 s from now.
         assert refused["Retry-After"] == "40"
     else:
@@ -164,7 +153,7 @@ def test_every_answer_counts_the_401s_too(limits, clock):
     assert client.post(WRITE, "{}", content_type="application/json").status_code == 429
 
 
-def test_a_limit_of_zero_is_no_limit(settings, store):
+def test_a_limit_of_zero_is_no_limit(settings, rate_limit_store):
     settings.TRADEPOST_API_READS_PER_MINUTE = 0
     client = Client()
     answers = [client.get(READ) for _ in range(5)]
@@ -173,8 +162,8 @@ def test_a_limit_of_zero_is_no_limit(settings, store):
     assert not ThrottleHit.objects.exists()
 
 
-def test_the_database_counts_are_pruned_after_the_longest_window(limits, store):
-    if store != "database":
+def test_the_database_counts_are_pruned_after_the_longest_window(limits, rate_limit_store):
+    if rate_limit_store != "database":
         pytest.skip("the cache expires its own counters")
     Client().get(READ)
     assert ThrottleHit.objects.filter(action="api-read").count() == 1

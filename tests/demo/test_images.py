@@ -27,15 +27,18 @@ def test_every_shape_draws_a_picture_in_every_style():
         assert drawn > 3000, shape
 
 
+RED_FLASK = {
+    "key": "vacuum-flask-red",
+    "shape": "flask",
+    "colour": (200, 40, 40),
+    "label": "Vacuum Flask",
+    "caption": "Red",
+    "style": "studio",
+}
+
+
 def test_a_picture_is_stored_once_with_its_thumbnail():
-    first = store_picture(
-        key="vacuum-flask-red",
-        shape="flask",
-        colour=(200, 40, 40),
-        label="Vacuum Flask",
-        caption="Red",
-        style="studio",
-    )
+    first = store_picture(**RED_FLASK)
     assert (first.width, first.height) == (SIZE, SIZE)
     assert default_storage.exists(first.image) and default_storage.exists(first.thumbnail)
     with default_storage.open(first.image) as handle:
@@ -43,13 +46,6 @@ def test_a_picture_is_stored_once_with_its_thumbnail():
     with default_storage.open(first.thumbnail) as handle:
         assert Image.open(handle).size[0] < SIZE
     modified = default_storage.get_modified_time(first.image)
-    again = store_picture(
-        key="vacuum-flask-red",
-        shape="flask",
-        colour=(200, 40, 40),
-        label="Vacuum Flask",
-        caption="Red",
-        style="studio",
-    )
+    again = store_picture(**RED_FLASK)  # the same picture asked for again
     assert again == first
     assert default_storage.get_modified_time(first.image) == modified

@@ -12,6 +12,15 @@ from tests.e2e.chromium import CHROMIUM_ARGS, chromium_path
 # (fixtures, assertions) are still synchronous, so Django's async guard is lifted here only.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _new_context(browser, viewport: dict = DESKTOP, locale: str = "en-US"):
+    """A browser context (own cookies) of that size and browser locale."""
+    context = browser.new_context(locale=locale, viewport=viewport)
+    context.set_default_timeout(15_000)
+    return context
+
 
 @pytest.fixture(scope="session")
 def browser():
@@ -35,8 +44,7 @@ def page(browser):
     """A page in a fresh context. Every journey also checks the site's Content-Security-
     Policy: a page that breaks it (an inline script or style, a resource from elsewhere)
     fails the test that visited it."""
-    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
+    context = _new_context(browser)
     page = context.new_page()
     violations: list[str] = []
     page.on(
@@ -76,13 +84,12 @@ def reference_data(transactional_db):
 
 @pytest.fixture
 def open_page(browser):
-    """Opens a page of the given size (and browser locale) in its own context, with its own
-    cookies; every context is closed after the test."""
+    """Opens a page of the given size (a desktop's by default) and browser locale in its own
+    context, with its own cookies (one a person); every context is closed after the test."""
     contexts = []
 
-    def open_page(viewport, locale="en-US"):
-        context = browser.new_context(locale=locale, viewport=viewport)
-        context.set_default_timeout(15_000)
+    def open_page(viewport: dict = DESKTOP, locale: str = "en-US"):
+        context = _new_context(browser, viewport, locale)
         contexts.append(context)
         return context.new_page()
 

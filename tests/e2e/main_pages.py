@@ -7,14 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from decimal import Decimal
 
 from django.utils import timezone
 
 from tests.e2e.people import log_in
 from tests.factories import imports, membership, screening, trust, webhooks
 from tests.factories.accounts import make_operator, make_user
-from tests.factories.catalog import add_image, make_product, product_fields
+from tests.factories.catalog import (
+    add_image,
+    flask_category,
+    make_flask,
+    product_fields,
+)
 from tests.factories.companies import make_company, make_trader
 from tests.factories.sourcing import make_quotation, make_request
 from tradepost.accounts.models import User
@@ -61,7 +65,7 @@ def build_market() -> Market:
     its reply) from the Taiwanese company and an award from the buyer not reviewed yet; the
     Taiwanese company pays for Gold and has a listing held by a banned term; the buyer
     reported a listing; a third company is suspended; and an operator sees it all."""
-    flasks = Category.objects.get(slug="home-garden-vacuum-flasks")
+    flasks = flask_category()
     supplier = make_user(email="chen@mingda.example", full_name="陈明")
     mingda = make_company(
         owner=supplier,
@@ -70,28 +74,19 @@ def build_market() -> Market:
         legal_name="宁波明达保温制品有限公司",
         original_language="zh-hans",
     )
-    product = make_product(
-        company=mingda,
-        category=flasks,
+    product = make_flask(
+        mingda,
+        "不锈钢真空保温杯 500ml",
+        "zh-hans",
+        ("18", "25"),
         slug="bao-wen-bei",
-        title="不锈钢真空保温杯 500ml",
-        original_language="zh-hans",
         description="<p>304不锈钢内胆，双层真空，保温12小时。</p>",
-        price_min=Decimal("18"),
-        price_max=Decimal("25"),
         currency="CNY",
         incoterms=["FOB"],
     )
     add_image(product)
-    kettle = make_product(
-        company=mingda,
-        category=flasks,
-        slug="bao-wen-hu",
-        title="不锈钢保温壶 1000ml",
-        original_language="zh-hans",
-        price_min=Decimal("30"),
-        price_max=Decimal("40"),
-        currency="CNY",
+    kettle = make_flask(
+        mingda, "不锈钢保温壶 1000ml", "zh-hans", ("30", "40"), slug="bao-wen-hu", currency="CNY"
     )
     taiwan = make_user(email="lin@taichung.example", full_name="林志明")
     taichung = make_company(

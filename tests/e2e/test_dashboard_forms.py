@@ -4,18 +4,17 @@ default listing language; the quotation form's volume prices as rows added and r
 
 from __future__ import annotations
 
-from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.people import log_in
+from tests.e2e.people import fill_quote, log_in
 from tests.factories.accounts import make_user
+from tests.factories.catalog import flask_category
 from tests.factories.companies import make_company, make_trader
 from tests.factories.sourcing import make_request
-from tradepost.catalog.models import Category, Product
+from tradepost.catalog.models import Product
 from tradepost.sourcing.models import Quotation
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -25,7 +24,7 @@ def test_supplier_picks_the_category_by_typing_and_fixes_errors_from_the_summary
     live_server, page, reference_data
 ):
     base = live_server.url
-    flasks = Category.objects.get(slug="home-garden-vacuum-flasks")
+    flasks = flask_category()
     chen = make_user(email="chen@mingda-flask.example", full_name="陈明")
     make_company(
         owner=chen, country="CN", legal_name="宁波明达保温制品有限公司", original_language="zh-hans"
@@ -94,13 +93,7 @@ def test_supplier_quotes_two_volume_prices_as_rows(live_server, page, reference_
     log_in(page, base, supplier)
 
     page.goto(f"{base}/en/requests/{buying_request.pk}/quote/")
-    page.fill("#id_unit_price", "3.20")
-    page.select_option("#id_currency", "USD")
-    page.fill("#id_moq", "500")
-    page.fill("#id_lead_time_days", "20")
-    page.select_option("#id_incoterm", "FOB")
-    page.fill("#id_named_place", "Ningbo")
-    page.fill("#id_valid_until", (timezone.localdate() + timedelta(days=30)).isoformat())
+    fill_quote(page, unit_price="3.20", currency="USD", moq="500", lead_time="20", place="Ningbo")
 
     rows = page.locator(".price-tiers [data-formset-row]:visible")
     expect(rows).to_have_count(2)

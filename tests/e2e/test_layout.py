@@ -6,15 +6,12 @@ first screen (the filters behind a disclosure)."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 import pytest
 
 from tests.e2e.people import log_in
-from tests.factories.catalog import make_product
+from tests.factories.catalog import flask_category, make_flask
 from tests.factories.companies import make_company, make_trader
 from tests.factories.sourcing import make_quotation, make_request
-from tradepost.catalog.models import Category
 from tradepost.search import indexer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -46,7 +43,7 @@ PLACEHOLDER_ROOM = """() => {
 def market(reference_data):
     """A buyer's request with two quotations (one with volume prices), a supplier with
     listings, and a top-level category with a long one-word name."""
-    flasks = Category.objects.get(slug="home-garden-vacuum-flasks")
+    flasks = flask_category()
     top = flasks
     while top.parent_id:
         top = top.parent
@@ -59,20 +56,17 @@ def market(reference_data):
         original_language="zh-hant",
     )
     for number in range(8):
-        make_product(
-            company=supplier_company,
-            category=flasks,
-            title=f"Stainless steel vacuum flask {number + 3}00 ml",
-            original_language="en",
-            price_min=Decimal("3"),
-            price_max=Decimal("4"),
+        make_flask(
+            supplier_company,
+            f"Stainless steel vacuum flask {number + 3}00 ml",
+            "en",
+            ("3", "4"),
             currency="USD",
         )
-    make_product(
-        company=make_company(country="TW", legal_name="台中保溫器材股份有限公司"),
-        category=flasks,
-        title="不鏽鋼真空保溫瓶 500ml",
-        original_language="zh-hant",
+    make_flask(
+        make_company(country="TW", legal_name="台中保溫器材股份有限公司"),
+        "不鏽鋼真空保溫瓶 500ml",
+        "zh-hant",
     )
     indexer.apply_outbox()
     buying_request = make_request(actor=buyer, category_id=flasks.pk, quantity="10000")

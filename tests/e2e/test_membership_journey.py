@@ -4,16 +4,15 @@ Free with every listing it had (#14), driven through the real pages in Chromium.
 
 from __future__ import annotations
 
-import io
 from datetime import timedelta
 
 import pytest
-from PIL import Image
 
 from tests.e2e.people import log_in
 from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
+from tests.factories.images import png_bytes
 from tests.factories.membership import gold
 from tradepost.catalog.models import ProductStatus
 from tradepost.membership import selectors
@@ -27,13 +26,10 @@ WIDE = {"width": 1366, "height": 900}
 
 def _licence_scan(path):
     """A PNG standing for a scanned business licence."""
-    image = Image.new("RGB", (600, 400), (250, 250, 245))
-    for x in range(40, 560):
-        for y in range(60, 70):
-            image.putpixel((x, y), (20, 20, 20))
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    path.write_bytes(buffer.getvalue())
+    scan = png_bytes(
+        600, 400, colour=(250, 250, 245), band=(40, 60, 560, 70), band_colour=(20, 20, 20)
+    )
+    path.write_bytes(scan)
     return str(path)
 
 

@@ -7,9 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from tests.factories.catalog import make_product
+from tests.factories.catalog import make_flask, make_product
 from tests.factories.companies import make_company
-from tradepost.catalog.models import Category
 from tradepost.search import indexer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -19,45 +18,36 @@ def test_english_search_finds_a_traditional_chinese_listing_and_narrows_it(
     live_server, page, reference_data
 ):
     base = live_server.url
-    flasks = Category.objects.get(slug="home-garden-vacuum-flasks")
     taiwan = make_company(country="TW", legal_name="台中保溫器材股份有限公司", slug="taichung")
-    listing = make_product(
-        company=taiwan,
-        category=flasks,
-        title="不鏽鋼真空保溫瓶 500ml",
+    listing = make_flask(
+        taiwan,
+        "不鏽鋼真空保溫瓶 500ml",
+        "zh-hant",
+        ("3", "4"),
         slug="vacuum-flask-500",
-        original_language="zh-hant",
         description="雙層304不鏽鋼，保溫12小時。",
-        price_min=Decimal("3"),
-        price_max=Decimal("4"),
         currency="USD",
         incoterms=["FOB"],
         moq=Decimal("1000"),
     )
-    dearer = make_product(
-        company=make_company(country="US", legal_name="Ohio Drinkware Inc."),
-        category=flasks,
-        title="Stainless steel vacuum flask with handle",
-        original_language="en",
-        price_min=Decimal("45"),
-        price_max=Decimal("60"),
+    dearer = make_flask(
+        make_company(country="US", legal_name="Ohio Drinkware Inc."),
+        "Stainless steel vacuum flask with handle",
+        "en",
+        ("45", "60"),
     )
-    make_product(
-        company=make_company(country="CN", legal_name="宁波恒达日用品有限公司"),
-        category=flasks,
-        title="不锈钢保温杯 双层真空",
-        original_language="zh-hans",
-        price_min=Decimal("18"),
-        price_max=Decimal("25"),
+    make_flask(
+        make_company(country="CN", legal_name="宁波恒达日用品有限公司"),
+        "不锈钢保温杯 双层真空",
+        "zh-hans",
+        ("18", "25"),
         currency="CNY",
     )
-    taiwan_dearer = make_product(
-        company=make_company(country="TW", legal_name="高雄精品有限公司"),
-        category=flasks,
-        title="不鏽鋼真空保溫瓶 1000ml 禮盒",
-        original_language="zh-hant",
-        price_min=Decimal("30"),
-        price_max=Decimal("40"),
+    taiwan_dearer = make_flask(
+        make_company(country="TW", legal_name="高雄精品有限公司"),
+        "不鏽鋼真空保溫瓶 1000ml 禮盒",
+        "zh-hant",
+        ("30", "40"),
     )
     make_product(
         company=make_company(country="VN", legal_name="Hanoi Ceramics JSC"),

@@ -12,11 +12,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from tests.e2e.people import log_in
+from tests.e2e.people import fill_quote, log_in
 from tests.factories.accounts import make_user
-from tests.factories.catalog import make_product
+from tests.factories.catalog import flask_category, make_flask
 from tests.factories.companies import make_company
-from tradepost.catalog.models import Category
 from tradepost.messaging.models import Conversation
 from tradepost.money.models import ExchangeRate
 from tradepost.notify.models import Notification, NotificationKind
@@ -33,30 +32,8 @@ REQUEST_TITLE = "Stainless steel vacuum flasks, 500 ml"
 RATES_AS_OF = date(2026, 11, 30)
 
 
-@pytest.fixture
-def open_page(browser):
-    """A new page in its own browser context (own cookies) per person."""
-    contexts = []
-
-    def open_page(locale: str = "en-US"):
-        context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_page
-    for context in contexts:
-        context.close()
-
-
-def _quote(page, *, unit_price: str, currency: str, moq: str, lead_time: str, place: str) -> None:
-    page.fill("#id_unit_price", unit_price)
-    page.select_option("#id_currency", currency)
-    page.fill("#id_moq", moq)
-    page.fill("#id_lead_time_days", lead_time)
-    page.select_option("#id_incoterm", "FOB")
-    page.fill("#id_named_place", place)
-    page.fill("#id_valid_until", (timezone.localdate() + timedelta(days=30)).isoformat())
+def _quote(page, **quote: str) -> None:
+    fill_quote(page, **quote)
     page.click("main form.stacked button[type=submit]")
     page.wait_for_url("**/requests/quotations/")
 
@@ -69,7 +46,7 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
     live_server, open_page, reference_data
 ):
     base = live_server.url
-    flasks = Category.objects.get(slug="home-garden-vacuum-flasks")
+    flasks = flask_category()
     ExchangeRate.objects.update_or_create(
         currency="USD", defaults={"rate_to_usd": Decimal("1"), "as_of": RATES_AS_OF}
     )
@@ -84,30 +61,24 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
         email="chen@mingda-flask.example", full_name="陈明", preferred_language="zh-hans"
     )
     mingda = make_company(owner=chen, country="CN", legal_name="宁波明达保温制品有限公司")
-    make_product(
-        company=mingda,
-        category=flasks,
-        title="不锈钢保温杯",
+    make_flask(
+        mingda,
+        "不锈钢保温杯",
+        "zh-hans",
+        ("18", "25"),
         slug="bao-wen-bei",
-        original_language="zh-hans",
         description="304不锈钢内胆，双层真空，保温12小时。",
         currency="CNY",
-        price_min=Decimal("18"),
-        price_max=Decimal("25"),
     )
 
     mike = make_user(email="mike@ohio-drinkware.example", full_name="Mike Miller")
     ohio = make_company(owner=mike, country="US", legal_name="Ohio Drinkware Inc.")
-    make_product(
-        company=ohio,
-        category=flasks,
-        title="Stainless steel vacuum flask with handle, 750 ml",
-        slug="vacuum-flask-750",
-        original_language="en",
+    make_flask(
+        ohio, "Stainless steel vacuum flask with handle, 750 ml", "en", slug="vacuum-flask-750"
     )
 
     # The buyer posts the request in English.
-    buyer_page = open_page("en-US")
+    buyer_page = open_page(locale="en-US")
     log_in(buyer_page, base, buyer)
     buyer_page.goto(f"{base}/en/requests/create/")
     buyer_page.fill("#id_title", REQUEST_TITLE)
@@ -130,7 +101,7 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
 
     # The Chinese supplier finds it under "Matching requests" in Simplified Chinese, with the
     # reason (its own product), and quotes in yuan.
-    chen_page = open_page("zh-CN")
+    chen_page = open_page(locale="zh-CN")
     log_in(chen_page, base, chen, "zh-hans")
     chen_page.goto(f"{base}/zh-hans/requests/matching/")
     assert chen_page.locator("html").get_attribute("lang") == "zh-hans"
@@ -146,7 +117,7 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
     assert "CN¥21.00" in chen_page.locator("table.data").inner_text()
 
     # The second supplier quotes in dollars from the request page.
-    mike_page = open_page("en-US")
+    mike_page = open_page(locale="en-US")
     log_in(mike_page, base, mike)
     mike_page.goto(f"{base}/en/requests/{buying_request.pk}/")
     mike_page.click(f"a[href$='/en/requests/{buying_request.pk}/quote/']")

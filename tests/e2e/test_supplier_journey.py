@@ -3,27 +3,17 @@ Traditional-Chinese reader finds it on its public page and in its category."""
 
 from __future__ import annotations
 
-import io
 import re
 from urllib.parse import urlparse
 
 import pytest
 from django.core import mail
-from PIL import Image
 
-from tradepost.catalog.models import Category, Product, ProductStatus
+from tests.factories.catalog import flask_category
+from tests.factories.images import png_bytes
+from tradepost.catalog.models import Product, ProductStatus
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-
-def _png_bytes() -> bytes:
-    image = Image.new("RGB", (320, 320), (200, 60, 30))
-    for x in range(80, 240):
-        for y in range(120, 200):
-            image.putpixel((x, y), (240, 240, 240))
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
 
 
 def _link_path(body: str, marker: str) -> str:
@@ -37,7 +27,7 @@ def test_supplier_publishes_a_product_that_a_traditional_chinese_reader_finds(
     live_server, page, mailoutbox, tmp_path, reference_data
 ):
     base = live_server.url
-    leaf = Category.objects.get(slug="home-garden-vacuum-flasks")
+    leaf = flask_category()
 
     # Sign up.
     page.goto(f"{base}/en/accounts/signup/")
@@ -84,7 +74,7 @@ def test_supplier_publishes_a_product_that_a_traditional_chinese_reader_finds(
     product = Product.objects.get(title__startswith="不锈钢真空保温杯")
     assert product.status == ProductStatus.DRAFT
     photo = tmp_path / "flask.png"
-    photo.write_bytes(_png_bytes())
+    photo.write_bytes(png_bytes(320, 320, colour=(200, 60, 30), band=(80, 120, 240, 200)))
     page.goto(f"{base}/en/dashboard/products/{product.pk}/update/")
     page.set_input_files("input[name=image]", str(photo))
     page.locator("form[enctype='multipart/form-data'] button[type=submit]").click()

@@ -54,6 +54,11 @@ def make_category(**fields: Any) -> Category:
     return CategoryFactory(**fields)
 
 
+def named_category(name_en: str, hans: str, hant: str, parent: Category | None = None) -> Category:
+    """A category named in English, simplified and traditional Chinese."""
+    return make_category(parent=parent, name_en=name_en, name_zh_hans=hans, name_zh_hant=hant)
+
+
 def leaf_category() -> Category:
     """A leaf of the shipped tree when it is loaded, else a fresh test leaf."""
     leaf = Category.objects.filter(is_leaf=True, depth__gt=0).order_by("path").first()
@@ -100,6 +105,27 @@ def make_product(**fields: Any) -> Product:
         if fields.get(name, ...) is None:
             del fields[name]
     return ProductFactory(**fields)
+
+
+def flask_category() -> Category:
+    """The vacuum-flasks leaf of the reference categories (the data migration installs it)."""
+    return Category.objects.get(slug="home-garden-vacuum-flasks")
+
+
+def make_flask(
+    company: Any, title: str, language: str, prices: tuple[str, str] | None = None, **fields: Any
+) -> Product:
+    """A `make_product` listing of `company` in the reference flasks category, written in
+    `language`; `prices` the lowest and highest price as written ("18", "25")."""
+    if prices is not None:
+        fields.update(price_min=Decimal(prices[0]), price_max=Decimal(prices[1]))
+    return make_product(
+        company=company,
+        category=flask_category(),
+        title=title,
+        original_language=language,
+        **fields,
+    )
 
 
 def add_image(product: Product, *, position: int = 0, colour: str = "red") -> ProductImage:

@@ -11,11 +11,21 @@ from PIL import Image
 
 
 def png_bytes(
-    width: int = 32, height: int = 32, *, noise: bool = False, colour=(200, 80, 20)
+    width: int = 32,
+    height: int = 32,
+    *,
+    noise: bool = False,
+    colour=(200, 80, 20),
+    band: tuple[int, int, int, int] | None = None,
+    band_colour=(240, 240, 240),
 ) -> bytes:
+    """A PNG of one colour (or noise); `band` (left, top, right, bottom; right and bottom
+    excluded) a rectangle of `band_colour` drawn on it, for a picture that is not blank."""
     image = Image.new("RGB", (width, height), colour)
     if noise:
         image = Image.effect_noise((width, height), 80).convert("RGB")
+    if band is not None:
+        image.paste(band_colour, band)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return buffer.getvalue()

@@ -10,9 +10,10 @@ from typing import Any
 import factory
 
 from tests.factories.accounts import make_operator
+from tests.factories.companies import make_trader
 from tradepost.companies.models import Company
 from tradepost.membership import services
-from tradepost.membership.models import Plan, Subscription
+from tradepost.membership.models import Invoice, Plan, Subscription
 
 
 class PlanFactory(factory.django.DjangoModelFactory):
@@ -75,3 +76,27 @@ def set_period(subscription: Subscription, starts_on: date, ends_on: date) -> Su
     Subscription.objects.filter(pk=subscription.pk).update(starts_on=starts_on, ends_on=ends_on)
     subscription.refresh_from_db()
     return subscription
+
+
+CHINESE_BUYER = "义乌市星辰日用品有限公司"
+
+
+def chinese_buyers_invoice(settings: Any) -> tuple[Any, Company, Invoice]:
+    """An unpaid Gold invoice from a seller with every detail set (`settings`: the pytest
+    fixture) to a Chinese buyer with its billing details; (owner, company, invoice)."""
+    settings.TRADEPOST_SELLER_NAME = "Tradepost Operations Ltd"
+    settings.TRADEPOST_SELLER_ADDRESS = "1 Harbour Road\\nHong Kong"
+    settings.TRADEPOST_SELLER_COUNTRY = "HK"
+    settings.TRADEPOST_SELLER_TAX_ID = "HK-12345678"
+    settings.TRADEPOST_SELLER_BANK_ACCOUNT = "HK00 1234 5678 9012"
+    owner, company = make_trader()
+    services.billing_details_set(
+        actor=owner,
+        company=company,
+        legal_name=CHINESE_BUYER,
+        address="浙江省义乌市稠州北路 88 号",
+        country="CN",
+        tax_id="91330782MA2EXAMPLE",
+        email="finance@example.com",
+    )
+    return owner, company, subscribe(company, gold(), actor=owner, paid=False).invoice

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
+
+from django.utils import timezone
 
 from tests.factories.accounts import make_user
 from tests.factories.catalog import make_product
@@ -55,3 +58,15 @@ def make_conversation(parties: Parties, *, message: str = "Price for 1000 pieces
         unit="pieces",
         message=message,
     )
+
+
+def answered_conversations(parties: Parties, *, in_time: int, late: int) -> None:
+    """Conversations with the parties' supplier, posted five days ago: `in_time` answered
+    within 24 hours (after 2), `late` after them (after 40)."""
+    posted = timezone.now() - timedelta(days=5)
+    for index in range(in_time + late):
+        conversation = make_conversation(parties, message=f"question {index}")
+        delay = timedelta(hours=2) if index < in_time else timedelta(hours=40)
+        Conversation.objects.filter(pk=conversation.pk).update(
+            created_at=posted, supplier_first_reply_at=posted + delay
+        )

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from tests.factories.catalog import make_category, make_product
+from tests.factories.catalog import make_product, named_category
 from tests.factories.companies import make_company, make_trader
 from tests.factories.sourcing import make_request
 from tradepost.catalog.models import Category, Product, ProductStatus
@@ -125,15 +125,11 @@ LISTINGS = {
 def build_catalogue() -> Catalogue:
     """Two category trees, five suppliers in four countries, six published listings in three
     languages and scripts (and a draft), indexed."""
-
-    def category(name_en: str, hans: str, hant: str, parent: Category | None = None):
-        return make_category(parent=parent, name_en=name_en, name_zh_hans=hans, name_zh_hant=hant)
-
-    drinkware = category("Drinkware", "饮具", "飲具")
-    flasks = category("Vacuum flasks", "保温瓶", "保溫瓶", drinkware)
-    mugs = category("Mugs", "马克杯", "馬克杯", drinkware)
-    stationery = category("Stationery", "文具", "文具")
-    pens = category("Pens", "笔", "筆", stationery)
+    drinkware = named_category("Drinkware", "饮具", "飲具")
+    flasks = named_category("Vacuum flasks", "保温瓶", "保溫瓶", drinkware)
+    mugs = named_category("Mugs", "马克杯", "馬克杯", drinkware)
+    stationery = named_category("Stationery", "文具", "文具")
+    pens = named_category("Pens", "笔", "筆", stationery)
     ningbo = make_company(
         country="CN",
         legal_name="宁波恒达日用品有限公司",
@@ -164,12 +160,10 @@ def build_catalogue() -> Catalogue:
 
 def make_board() -> dict:
     """Open, closed and cross-lingual buying requests, indexed."""
-    drinkware = make_category(name_en="Drinkware", name_zh_hans="饮具", name_zh_hant="飲具")
-    flasks = make_category(
-        parent=drinkware, name_en="Vacuum flasks", name_zh_hans="保温杯", name_zh_hant="保溫杯"
-    )
-    stationery = make_category(name_en="Stationery", name_zh_hans="文具", name_zh_hant="文具")
-    pens = make_category(parent=stationery, name_en="Pens", name_zh_hans="笔", name_zh_hant="筆")
+    drinkware = named_category("Drinkware", "饮具", "飲具")
+    flasks = named_category("Vacuum flasks", "保温杯", "保溫杯", drinkware)
+    stationery = named_category("Stationery", "文具", "文具")
+    pens = named_category("Pens", "笔", "筆", stationery)
     buyer, _company = make_trader(country="DE", business_types=["wholesaler"])
     chinese = make_request(
         actor=buyer,

@@ -6,18 +6,14 @@ nothing."""
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.processes import kill_9_once, process_env, python_json, run_cli, run_python, start_cli
+
 ROWS = 3_000  # six chunks of 500 (`running.WRITE_CHUNK`): killed after the first
 
 SETUP = """
@@ -53,31 +49,6 @@ print(json.dumps({
 """
 
 
-def _env(home: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tradepost.config.test_settings",
-        "TRADEPOST_HOME": str(home),
-        "DATABASE_URL": f"sqlite:///{home / 'tradepost.sqlite3'}",
-        "PYTHONPATH": f"{REPO}{os.pathsep}{REPO / 'src'}",
-    }
-
-
-def _python(code: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
-def _command(env: dict[str, str], *args: str) -> list[str]:
-    return [sys.executable, "-m", "tradepost.cli", "import-products", *args]
-
-
 def _products(database: Path) -> int:
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30) as connection:
         try:
@@ -86,38 +57,25 @@ def _products(database: Path) -> int:
             return 0
 
 
-def _state(env: dict[str, str]) -> dict:
-    done = _python(CHECK, env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_kill_9_mid_import_leaves_no_partial_product_and_a_rerun_completes_it(tmp_path):
-    env = _env(tmp_path)
+    env = process_env(tmp_path)
     sheet = tmp_path / "catalogue.csv"
-    setup = _python(SETUP.format(rows=ROWS), env, str(sheet))
+    setup = run_python(SETUP.format(rows=ROWS), env, str(sheet))
     assert setup.returncode == 0, setup.stderr
     arguments = [str(sheet), "--company", "killed-import-works", "--mode", "valid", "--no-progress"]
 
-    importing = subprocess.Popen(
-        _command(env, *arguments),
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    importing = start_cli(env, "import-products", *arguments)
     database = tmp_path / "tradepost.sqlite3"
-    deadline = time.monotonic() + 240
-    while _products(database) < 250:  # a chunk committed, most of the file to go
-        assert importing.poll() is None, importing.stderr.read() if importing.stderr else ""
-        assert time.monotonic() < deadline, "the import made no progress"
-        time.sleep(0.05)
-    importing.send_signal(signal.SIGKILL)
-    importing.wait(timeout=30)
-    assert importing.returncode == -signal.SIGKILL
+    # Killed once a chunk is committed, with most of the file to go.
+    kill_9_once(
+        importing,
+        lambda: _products(database) >= 250,
+        within=240,
+        what="the import made no progress",
+    )
 
-    after_kill = _state(env)
+    after_kill = python_json(CHECK, env)
     (killed,) = after_kill["jobs"]
     assert killed["status"] == "importing"
     assert 0 < after_kill["products"] < ROWS
@@ -125,11 +83,9 @@ def test_kill_9_mid_import_leaves_no_partial_product_and_a_rerun_completes_it(tm
     assert after_kill["whole"] == after_kill["products"] == after_kill["skus"]
     assert killed["rows_done"] == killed["created"] == after_kill["products"]
 
-    rerun = subprocess.run(
-        _command(env, *arguments), cwd=REPO, env=env, capture_output=True, text=True, timeout=600
-    )
+    rerun = run_cli(env, "import-products", *arguments)
     assert rerun.returncode == 0, rerun.stderr
-    completed = _state(env)
+    completed = python_json(CHECK, env)
     assert completed["products"] == completed["whole"] == completed["skus"] == ROWS
     second = completed["jobs"][1]
     assert second["status"] == "finished"
@@ -139,16 +95,9 @@ def test_kill_9_mid_import_leaves_no_partial_product_and_a_rerun_completes_it(tm
     )
 
     # The killed job resumed from its checkpoint finds every remaining row there already.
-    resumed = subprocess.run(
-        _command(env, "--resume", str(killed["id"]), "--no-progress"),
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    resumed = run_cli(env, "import-products", "--resume", str(killed["id"]), "--no-progress")
     assert resumed.returncode == 0, resumed.stderr
-    final = _state(env)
+    final = python_json(CHECK, env)
     assert final["products"] == ROWS
     assert final["jobs"][0]["status"] == "finished"
     assert final["jobs"][0]["created"] == after_kill["products"]

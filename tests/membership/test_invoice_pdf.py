@@ -13,19 +13,17 @@ from django.test import override_settings
 from weasyprint.formatting_structure.boxes import TextBox
 
 from tests.api_client import ApiClient
-from tests.factories.companies import make_trader
-from tests.factories.membership import gold, subscribe
+from tests.factories.membership import CHINESE_BUYER, chinese_buyers_invoice, gold, subscribe
 from tests.membership.test_permissions import WHO, client_for
 from tests.pages import log_in, page_url
 from tests.test_translations import compiled_catalogues  # noqa: F401 (a fixture)
 from tradepost.core.pdf import ResourceRefused, StaticFilesOnly, render_pdf
-from tradepost.membership import services
 from tradepost.membership.invoices import invoice_document, invoice_html, invoice_pdf
 from tradepost.membership.models import Invoice
 
 pytestmark = pytest.mark.django_db
 
-BUYER = "义乌市星辰日用品有限公司"
+BUYER = CHINESE_BUYER
 A4_CSS_PIXELS = (794, 1123)  # 210 x 297 mm at 96 CSS pixels an inch
 
 
@@ -47,22 +45,8 @@ def fonts_used(document) -> list:
 
 @pytest.fixture
 def chinese_invoice(settings):
-    settings.TRADEPOST_SELLER_NAME = "Tradepost Operations Ltd"
-    settings.TRADEPOST_SELLER_ADDRESS = "1 Harbour Road\\nHong Kong"
-    settings.TRADEPOST_SELLER_COUNTRY = "HK"
-    settings.TRADEPOST_SELLER_TAX_ID = "HK-12345678"
-    settings.TRADEPOST_SELLER_BANK_ACCOUNT = "HK00 1234 5678 9012"
-    owner, company = make_trader()
-    services.billing_details_set(
-        actor=owner,
-        company=company,
-        legal_name=BUYER,
-        address="浙江省义乌市稠州北路 88 号",
-        country="CN",
-        tax_id="91330782MA2EXAMPLE",
-        email="finance@example.com",
-    )
-    return owner, subscribe(company, gold(), actor=owner, paid=False).invoice
+    owner, _company, invoice = chinese_buyers_invoice(settings)
+    return owner, invoice
 
 
 def test_the_pdf_is_one_a4_page_with_what_an_accountant_needs(chinese_invoice):

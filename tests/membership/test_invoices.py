@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tests.factories.companies import make_trader
-from tests.factories.membership import gold, make_plan, subscribe
+from tests.factories.membership import chinese_buyers_invoice, gold, make_plan, subscribe
 from tests.pages import log_in, page_url
 from tradepost.membership import services
 from tradepost.membership.models import Invoice, InvoiceCounter
@@ -44,22 +44,7 @@ def test_the_reference_is_an_iso_11649_creditor_reference():
 
 
 def test_the_invoice_carries_seller_and_buyer_details(settings, client):
-    settings.TRADEPOST_SELLER_NAME = "Tradepost Operations Ltd"
-    settings.TRADEPOST_SELLER_ADDRESS = "1 Harbour Road\\nHong Kong"
-    settings.TRADEPOST_SELLER_COUNTRY = "HK"
-    settings.TRADEPOST_SELLER_TAX_ID = "HK-12345678"
-    settings.TRADEPOST_SELLER_BANK_ACCOUNT = "HK00 1234 5678 9012"
-    owner, company = make_trader()
-    services.billing_details_set(
-        actor=owner,
-        company=company,
-        legal_name="义乌市星辰日用品有限公司",
-        address="浙江省义乌市稠州北路 88 号",
-        country="CN",
-        tax_id="91330782MA2EXAMPLE",
-        email="finance@example.com",
-    )
-    invoice = subscribe(company, gold(), actor=owner, paid=False).invoice
+    owner, company, invoice = chinese_buyers_invoice(settings)
     assert invoice.buyer["name"] == "义乌市星辰日用品有限公司"
     assert invoice.seller["address"] == "1 Harbour Road\nHong Kong"
     # Later changes leave the issued invoice as it was.

@@ -4,25 +4,19 @@ row, none twice and none skipped."""
 
 from __future__ import annotations
 
-import pytest
-from django.db import connection
 from django.utils import timezone
 
 from tests.factories.companies import make_trader
 from tests.factories.membership import make_plan, subscribe
 from tests.factories.sourcing import make_request, quotation_fields
+from tests.races import ON_CONCURRENT_WRITERS
 from tradepost.membership import services
 from tradepost.membership.models import Invoice, InvoiceCounter
 from tradepost.sourcing import services as sourcing_services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import Quotation, QuoteUsage
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-    ),
-]
+pytestmark = ON_CONCURRENT_WRITERS
 
 SUBMISSIONS = 20
 

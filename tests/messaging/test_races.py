@@ -3,21 +3,14 @@ at a time, so there the limits hold by construction; test_services checks the bo
 
 from __future__ import annotations
 
-import pytest
-from django.db import connection
-
 from tests.factories.companies import make_company
 from tests.factories.messaging import make_conversation, make_parties
+from tests.races import ON_CONCURRENT_WRITERS
 from tradepost.messaging import services
 from tradepost.messaging.errors import MessagingErrorCode, RateLimited
 from tradepost.messaging.models import Conversation, Message
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-    ),
-]
+pytestmark = ON_CONCURRENT_WRITERS
 
 
 def test_two_inquiries_for_the_last_one_of_the_hour(settings, race):

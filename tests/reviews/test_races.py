@@ -7,23 +7,16 @@ from __future__ import annotations
 
 import random
 
-import pytest
-from django.db import connection
-
 from tests.factories.accounts import make_operator
 from tests.factories.companies import add_member, make_trader
 from tests.factories.reviews import make_award
+from tests.races import ON_CONCURRENT_WRITERS
 from tradepost.companies.models import Company
 from tradepost.reviews import services
 from tradepost.reviews.errors import ReviewError, ReviewErrorCode
 from tradepost.reviews.models import Review
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-    ),
-]
+pytestmark = ON_CONCURRENT_WRITERS
 
 BUYERS = 20
 

@@ -99,19 +99,18 @@ def test_the_hold_is_audited_with_the_terms(cast):
     assert entry.changes == {"status": ["draft", "held"], "banned_terms": [None, ["ivory"]]}
 
 
-@pytest.mark.parametrize(
-    ("language", "subject", "sentence"),
-    [
-        ("en", "Your listing is held for review on Tradepost", "held for review"),
-        ("zh-hans", "您的产品在 Tradepost 上待审核", "待审核"),
-        ("zh-hant", "您的產品在 Tradepost 上待審核", "待審核"),
-    ],
-)
+HELD_MAIL = {  # the subject and a sentence of the mail, by the company's language
+    "en": ("Your listing is held for review on Tradepost", "held for review"),
+    "zh-hans": ("您的产品在 Tradepost 上待审核", "待审核"),
+    "zh-hant": ("您的產品在 Tradepost 上待審核", "待審核"),
+}
+
+
 def test_the_company_is_told_in_its_language_without_the_term(
-    cast, mailoutbox, django_capture_on_commit_callbacks, language, subject, sentence
+    cast, mailoutbox, django_capture_on_commit_callbacks, company_language
 ):
-    cast.company.original_language = language
-    cast.company.save()
+    language = company_language
+    subject, sentence = HELD_MAIL[language]
     ban("ivory", actor=cast.operator)
     product = draft(cast, title="Ivory chopsticks")
     with django_capture_on_commit_callbacks(execute=True):

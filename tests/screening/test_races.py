@@ -4,10 +4,10 @@ once, on real connections (PostgreSQL only: SQLite runs one write transaction at
 from __future__ import annotations
 
 import pytest
-from django.db import connection
 
 from tests.factories.accounts import make_operator
 from tests.factories.screening import held_product
+from tests.races import ON_CONCURRENT_WRITERS, one_decision_wins
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductError, ProductErrorCode
@@ -16,12 +16,7 @@ from tradepost.screening import services
 from tradepost.screening.errors import ScreeningError, ScreeningErrorCode
 from tradepost.screening.models import BannedTerm
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-    ),
-]
+pytestmark = ON_CONCURRENT_WRITERS
 
 
 @pytest.mark.parametrize("attempt", range(3))
@@ -48,9 +43,7 @@ def test_two_operators_on_one_held_listing_one_decision_wins(cast, race, attempt
             actor=other, product=product, reason="No ivory."
         ),
     )
-    refused = [r for r in results if isinstance(r, ProductError)]
-    decided = [r for r in results if isinstance(r, Product)]
-    assert len(refused) == 1 and len(decided) == 1, results
-    assert refused[0].code == ProductErrorCode.NOT_HELD
-    assert Product.objects.get(pk=product.pk).status == decided[0].status
+    refused, decided = one_decision_wins(results, ProductError, Product)
+    assert refused.code == ProductErrorCode.NOT_HELD
+    assert Product.objects.get(pk=product.pk).status == decided.status
     assert AuditEntry.objects.filter(action__startswith="product.review_").count() == 1

@@ -31,19 +31,18 @@ def test_approving_publishes_and_is_audited(cast, mailoutbox, django_capture_on_
     assert mailoutbox[0].subject == "Your listing is published after review"
 
 
-@pytest.mark.parametrize(
-    ("language", "subject", "sentence"),
-    [
-        ("en", "Your listing was not approved for publication", "did not approve it"),
-        ("zh-hans", "您的产品未获准发布", "未批准其发布"),
-        ("zh-hant", "您的產品未獲准發佈", "未核准其發佈"),
-    ],
-)
+REJECTED_MAIL = {  # the subject and a sentence of the mail, by the company's language
+    "en": ("Your listing was not approved for publication", "did not approve it"),
+    "zh-hans": ("您的产品未获准发布", "未批准其发布"),
+    "zh-hant": ("您的產品未獲准發佈", "未核准其發佈"),
+}
+
+
 def test_rejecting_returns_it_to_the_drafts_and_tells_why_in_the_companys_language(
-    cast, mailoutbox, django_capture_on_commit_callbacks, language, subject, sentence
+    cast, mailoutbox, django_capture_on_commit_callbacks, company_language
 ):
-    cast.company.original_language = language
-    cast.company.save()
+    language = company_language
+    subject, sentence = REJECTED_MAIL[language]
     cast.owner.preferred_language = "en"  # the company's language, not the reader's
     cast.owner.save()
     product = held_product(cast.member, cast.company)

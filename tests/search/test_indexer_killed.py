@@ -4,15 +4,12 @@ a fresh indexer converges the index to the database, nothing lost or doubled."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.processes import process_env, run_python
 
 SETUP = """
 import django
@@ -74,25 +71,12 @@ print(json.dumps({
 
 
 def run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+    return run_python(code, env, timeout=180)
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_sigkill_between_commit_and_position_write_converges(tmp_path):
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tradepost.config.test_settings",
-        "TRADEPOST_HOME": str(tmp_path),
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'tradepost.sqlite3'}",
-        "PYTHONPATH": str(REPO),
-    }
+    env = process_env(tmp_path)
     setup = run(SETUP, env)
     assert setup.returncode == 0, setup.stderr
 

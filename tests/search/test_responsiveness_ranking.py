@@ -8,9 +8,8 @@ import pytest
 from django.utils import timezone
 
 from tests.factories.catalog import make_product
-from tests.factories.messaging import make_conversation, make_parties
+from tests.factories.messaging import answered_conversations, make_parties
 from tests.factories.search import index
-from tradepost.messaging.models import Conversation
 from tradepost.search import selectors
 from tradepost.search.index import rank_boost
 from tradepost.search.indexer import apply_outbox
@@ -18,16 +17,6 @@ from tradepost.search.models import IndexOutbox, OutboxKind
 from tradepost.sourcing.responsiveness import materially_different, refresh_indexed_rates
 
 pytestmark = pytest.mark.django_db
-
-
-def _answer(parties, *, in_time: int, late: int) -> None:
-    posted = timezone.now() - timedelta(days=5)
-    for n in range(in_time + late):
-        conversation = make_conversation(parties, message=f"question {n}")
-        delay = timedelta(hours=2) if n < in_time else timedelta(hours=40)
-        Conversation.objects.filter(pk=conversation.pk).update(
-            created_at=posted, supplier_first_reply_at=posted + delay
-        )
 
 
 def _ids(result) -> list[int]:
@@ -39,8 +28,8 @@ def two_suppliers():
     # The slow supplier's listing is created first (lower id), so id order would favour it.
     slow = make_parties()
     fast = make_parties()
-    _answer(slow, in_time=0, late=3)
-    _answer(fast, in_time=3, late=0)
+    answered_conversations(slow, in_time=0, late=3)
+    answered_conversations(fast, in_time=3, late=0)
     index(slow.product, fast.product)
     return slow, fast
 
@@ -96,7 +85,7 @@ def test_a_material_change_of_the_rate_refreshes_the_documents(two_suppliers):
     # Nothing moved since the index was built: nothing to record.
     assert refresh_indexed_rates(since=since) == 0
     # The slow supplier answers three new questions in time: 0% -> 50%.
-    _answer(slow, in_time=3, late=0)
+    answered_conversations(slow, in_time=3, late=0)
     assert refresh_indexed_rates(since=timezone.now() - timedelta(days=30)) == 1
     assert IndexOutbox.objects.filter(
         kind=OutboxKind.COMPANY, object_id=slow.supplier_company.pk

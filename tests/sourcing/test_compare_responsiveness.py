@@ -6,17 +6,15 @@ import json
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from tests.api_client import ApiClient
 from tests.factories.accounts import PASSWORD
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
-from tests.factories.messaging import make_conversation, make_parties
+from tests.factories.messaging import answered_conversations, make_parties
 from tests.factories.sourcing import make_quotation, make_request
-from tradepost.accounts.tokens import token_create
-from tradepost.messaging.models import Conversation
 from tradepost.sourcing import selectors
 from tradepost.sourcing.models import BuyingRequest, Quotation
 
@@ -25,26 +23,15 @@ pytestmark = pytest.mark.django_db
 LANGUAGES = ["en", "zh-hans", "zh-hant"]
 
 
-def _answered_conversations(parties, *, in_time, late):
-    """Conversations with the parties' supplier, answered within or after 24 hours."""
-    posted = timezone.now() - timedelta(days=5)
-    for index in range(in_time + late):
-        conversation = make_conversation(parties, message=f"question {index}")
-        delay = timedelta(hours=2) if index < in_time else timedelta(hours=40)
-        Conversation.objects.filter(pk=conversation.pk).update(
-            created_at=posted, supplier_first_reply_at=posted + delay
-        )
-
-
 @pytest.fixture
 def three_quotes():
     """A request with quotations from a fast, a slow and a never-asked supplier."""
     buyer, _buyer_company = make_trader(country="NL")
     request = make_request(actor=buyer)
     fast = make_parties()
-    _answered_conversations(fast, in_time=3, late=1)  # 75 %
+    answered_conversations(fast, in_time=3, late=1)  # 75 %
     slow = make_parties()
-    _answered_conversations(slow, in_time=1, late=3)  # 25 %
+    answered_conversations(slow, in_time=1, late=3)  # 25 %
     _new_user, _new_company = make_trader()
     # The quotations themselves count too: make them all late so the order is clear.
     quotes = {
@@ -100,9 +87,8 @@ def test_compare_page_query_count(client, three_quotes, django_assert_max_num_qu
 
 def test_api_comparison_has_response_rate_and_sort(three_quotes):
     buyer, request, quotes = three_quotes
-    _token, secret = token_create(user=buyer, name="tests")
-    client = Client(headers={"Authorization": f"Bearer {secret}"})
-    response = client.get(f"/api/v1/requests/{request.pk}/quotations", {"sort": "response_rate"})
+    client = ApiClient(buyer)
+    response = client.get(f"/api/v1/requests/{request.pk}/quotations", sort="response_rate")
     assert response.status_code == 200
     items = response.json()["items"]
     assert [item["id"] for item in items] == [
@@ -112,7 +98,7 @@ def test_api_comparison_has_response_rate_and_sort(three_quotes):
     ]
     assert items[0]["supplier_response_rate"] == pytest.approx(0.6)
     assert items[0]["supplier_median_response_hours"] == 2  # 2, 2, 2, 30, 40 h
-    bad = client.get(f"/api/v1/requests/{request.pk}/quotations", {"sort": "bogus"})
+    bad = client.get(f"/api/v1/requests/{request.pk}/quotations", sort="bogus")
     assert bad.status_code == 422
     assert json.loads(bad.content)["status"] == 422
 
@@ -120,7 +106,7 @@ def test_api_comparison_has_response_rate_and_sort(three_quotes):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_company_and_product_pages_show_responsiveness(client, language):
     parties = make_parties()
-    _answered_conversations(parties, in_time=1, late=1)
+    answered_conversations(parties, in_time=1, late=1)
     with translation.override(language):
         company_url = reverse("catalog:company_detail", args=[parties.supplier_company.slug])
         product_url = parties.product.get_absolute_url()
@@ -154,10 +140,9 @@ def test_an_unknown_currency_is_said_not_silently_replaced(client, three_quotes,
 
 def test_the_api_refuses_an_unknown_currency(three_quotes):
     buyer, request, _quotes = three_quotes
-    _token, secret = token_create(user=buyer, name="tests")
-    client = Client(headers={"Authorization": f"Bearer {secret}"})
-    bad = client.get(f"/api/v1/requests/{request.pk}/quotations", {"currency": "XXX"})
+    client = ApiClient(buyer)
+    bad = client.get(f"/api/v1/requests/{request.pk}/quotations", currency="XXX")
     assert bad.status_code == 422
     assert [e["field"] for e in bad.json()["errors"]] == ["currency"]
-    ok = client.get(f"/api/v1/requests/{request.pk}/quotations", {"currency": "eur"})
+    ok = client.get(f"/api/v1/requests/{request.pk}/quotations", currency="eur")
     assert ok.status_code == 200 and ok.json()["currency"] == "EUR"

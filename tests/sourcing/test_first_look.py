@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -19,6 +18,7 @@ from tests.factories.membership import gold, subscribe
 from tests.factories.search import index
 from tests.factories.sourcing import make_quotation, make_request
 from tests.pages import log_in
+from tests.races import on_concurrent_writers
 from tradepost.accounts.tokens import token_create
 from tradepost.companies.models import Standing
 from tradepost.notify.models import Notification, NotificationKind
@@ -196,10 +196,7 @@ def test_two_workers_send_each_alert_once(world, django_capture_on_commit_callba
     assert len(_told(world["free"])) == 1 and len(_told(world["gold"])) == 1
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-)
+@on_concurrent_writers
 def test_concurrent_timers_tell_each_person_once(race):
     buyer, _buyer_company = make_trader(country="NL")
     owners = []

@@ -5,21 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from django.db import connection
-
 from tests.factories.companies import make_trader
 from tests.factories.sourcing import make_request, quotation_fields
+from tests.races import ON_CONCURRENT_WRITERS
 from tradepost.sourcing import services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus, QuoteUsage
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-    ),
-]
+pytestmark = ON_CONCURRENT_WRITERS
 
 
 def _errors(results: list[Any]) -> list[SourcingError]:

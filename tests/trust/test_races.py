@@ -5,22 +5,17 @@ second decision is refused by construction; test_services checks that refusal)."
 from __future__ import annotations
 
 import pytest
-from django.db import connection
 
 from tests.factories.accounts import make_operator
 from tests.factories.trust import pdf_upload, submit_verification
+from tests.races import ON_CONCURRENT_WRITERS, one_decision_wins
 from tradepost.audit.models import AuditEntry
 from tradepost.notify.models import Notification
 from tradepost.trust import services
 from tradepost.trust.errors import TrustError, TrustErrorCode
 from tradepost.trust.models import VerificationRequest, VerificationStatus
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-    ),
-]
+pytestmark = ON_CONCURRENT_WRITERS
 
 
 @pytest.mark.parametrize("attempt", range(3))
@@ -35,12 +30,10 @@ def test_approve_and_reject_at_once_one_decision_wins(cast, race, attempt):
             actor=other_operator, verification=request, reason="Blurred scan."
         ),
     )
-    refused = [r for r in results if isinstance(r, TrustError)]
-    decided = [r for r in results if isinstance(r, VerificationRequest)]
-    assert len(refused) == 1 and len(decided) == 1, results
-    assert refused[0].code == TrustErrorCode.ALREADY_DECIDED
+    refused, decided = one_decision_wins(results, TrustError, VerificationRequest)
+    assert refused.code == TrustErrorCode.ALREADY_DECIDED
     request.refresh_from_db()
-    assert request.status == decided[0].status
+    assert request.status == decided.status
     cast.company.refresh_from_db()
     assert cast.company.is_verified is (request.status == VerificationStatus.APPROVED)
     decisions = AuditEntry.objects.filter(

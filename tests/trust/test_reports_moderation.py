@@ -253,26 +253,18 @@ def test_a_company_is_suspended_or_banned_not_hidden(cast, reported):
     assert made.status == ReportStatus.OPEN
 
 
-@pytest.mark.parametrize(
-    ("language", "subject", "reason", "sentence"),
-    [
-        ("zh-hans", "来自 Tradepost 的警告", "假冒商品", "运营人员就此警告"),
-        ("zh-hant", "來自 Tradepost 的警告", "仿冒商品", "營運人員就此警告"),
-        ("en", "A warning from Tradepost", "Counterfeit", "warn Acme Trading about this"),
-    ],
-)
+WARNING_MAIL = {  # the subject, the reason and a sentence of the mail, by the company's language
+    "zh-hans": ("来自 Tradepost 的警告", "假冒商品", "运营人员就此警告"),
+    "zh-hant": ("來自 Tradepost 的警告", "仿冒商品", "營運人員就此警告"),
+    "en": ("A warning from Tradepost", "Counterfeit", "warn Acme Trading about this"),
+}
+
+
 def test_a_warning_is_told_in_the_companys_language(
-    cast,
-    reported,
-    mailoutbox,
-    django_capture_on_commit_callbacks,
-    language,
-    subject,
-    reason,
-    sentence,
+    cast, reported, mailoutbox, django_capture_on_commit_callbacks, company_language
 ):
-    cast.company.original_language = language
-    cast.company.save()
+    language = company_language
+    subject, reason, sentence = WARNING_MAIL[language]
     cast.owner.preferred_language = "zh-hant" if language == "en" else "en"
     cast.owner.save()
     made = report(cast.outsider, "product", reported.product, reason="counterfeit")

@@ -5,11 +5,11 @@ there the second decision is refused by construction; test_reports_moderation ch
 from __future__ import annotations
 
 import pytest
-from django.db import connection
 
 from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
 from tests.factories.trust import report
+from tests.races import ON_CONCURRENT_WRITERS, one_decision_wins
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog.models import ProductStatus
 from tradepost.notify.models import Notification
@@ -17,12 +17,7 @@ from tradepost.trust import services
 from tradepost.trust.errors import TrustError, TrustErrorCode
 from tradepost.trust.models import Report, ReportStatus
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-    ),
-]
+pytestmark = ON_CONCURRENT_WRITERS
 
 
 @pytest.mark.parametrize("attempt", range(3))
@@ -37,10 +32,8 @@ def test_two_operators_on_one_target_one_decision_wins(cast, reported, race, att
         # The other operator decides the other report of the same listing.
         lambda: services.report_decide(actor=other_operator, report=second, action="dismiss"),
     )
-    refused = [r for r in results if isinstance(r, TrustError)]
-    decided = [r for r in results if isinstance(r, Report)]
-    assert len(refused) == 1 and len(decided) == 1, results
-    assert refused[0].code == TrustErrorCode.REPORT_DECIDED
+    refused, _decided = one_decision_wins(results, TrustError, Report)
+    assert refused.code == TrustErrorCode.REPORT_DECIDED
     statuses = set(Report.objects.values_list("status", "action"))
     assert len(statuses) == 1  # both reports closed by the same decision
     (status, action) = statuses.pop()

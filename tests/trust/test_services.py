@@ -224,19 +224,18 @@ def test_only_operators_decide(cast, who):
     assert not AuditEntry.objects.filter(action__startswith="verification.a").exists()
 
 
-@pytest.mark.parametrize(
-    ("language", "approved_subject", "reason_line"),
-    [
-        ("zh-hans", "您的公司已在 Tradepost 通过认证", "原因："),
-        ("zh-hant", "您的公司已在 Tradepost 通過驗證", "原因："),
-        ("en", "Your company is verified on Tradepost", "Reason:"),
-    ],
-)
+VERIFICATION_MAIL = {  # the approval's subject and the rejection's reason line, by language
+    "zh-hans": ("您的公司已在 Tradepost 通过认证", "原因："),
+    "zh-hant": ("您的公司已在 Tradepost 通過驗證", "原因："),
+    "en": ("Your company is verified on Tradepost", "Reason:"),
+}
+
+
 def test_the_company_is_told_in_its_language(
-    cast, mailoutbox, django_capture_on_commit_callbacks, language, approved_subject, reason_line
+    cast, mailoutbox, django_capture_on_commit_callbacks, company_language
 ):
-    cast.company.original_language = language
-    cast.company.save()
+    language = company_language
+    approved_subject, reason_line = VERIFICATION_MAIL[language]
     cast.owner.preferred_language = "en" if language != "en" else "zh-hans"
     cast.owner.save()
     request = submit_verification(cast.owner)

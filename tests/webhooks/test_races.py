@@ -5,19 +5,17 @@ is kept under its row lock."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 
 from tests.factories.webhooks import add_endpoint
+from tests.races import ON_CONCURRENT_WRITERS
 from tests.webhooks.conftest import status
 from tradepost.core.events import EventType, emit
 from tradepost.webhooks import services
 from tradepost.webhooks.models import WebhookDelivery, WebhookEndpoint
 
 pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs concurrent writers (PostgreSQL)"
-    ),
+    *ON_CONCURRENT_WRITERS,
     pytest.mark.usefixtures("allow_loopback", "immediate_queue_without_sending"),
 ]
 

@@ -6,19 +6,16 @@ event id, for the receiver to drop."""
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.processes import kill_9_once, process_env, python_json, run_python, start_cli
 from tests.webhooks.conftest import hang
 
-REPO = Path(__file__).resolve().parents[2]
 EVENTS = 4
 
 SETUP = """
@@ -47,69 +44,35 @@ print(json.dumps(sorted(
 """
 
 
-def _env(home: Path, receiver_port: int) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tradepost.config.test_settings",
-        "TRADEPOST_HOME": str(home),
-        "DATABASE_URL": f"sqlite:///{home / 'tradepost.sqlite3'}",
-        "PYTHONPATH": f"{REPO}{os.pathsep}{REPO / 'src'}",
+def _env(home: Path) -> dict[str, str]:
+    return process_env(
+        home,
         # The durable queue, as in production; the receiver is on 127.0.0.1.
-        "TRADEPOST_TASKS_BACKEND": "database",
-        "TRADEPOST_WEBHOOKS_ALLOW_PRIVATE": "1",
-        "TRADEPOST_WEBHOOKS_CONNECT_TIMEOUT": "1",
-        "TRADEPOST_WEBHOOKS_TIMEOUT": "3",  # a claim lasts 3 + 1 + 5 seconds
-        "TRADEPOST_WEBHOOKS_SWEEP_GRACE_SECONDS": "0",
-    }
-
-
-def _python(code: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        TRADEPOST_TASKS_BACKEND="database",
+        TRADEPOST_WEBHOOKS_ALLOW_PRIVATE="1",
+        TRADEPOST_WEBHOOKS_CONNECT_TIMEOUT="1",
+        TRADEPOST_WEBHOOKS_TIMEOUT="3",  # a claim lasts 3 + 1 + 5 seconds
+        TRADEPOST_WEBHOOKS_SWEEP_GRACE_SECONDS="0",
     )
-
-
-def _state(env: dict[str, str]) -> list[list]:
-    done = _python(STATE, env)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def _worker(env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tradepost.cli", "worker", "--no-indexer", *args],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    return start_cli(env, "worker", "--no-indexer", *args)
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_kill_9_mid_delivery_loses_nothing(tmp_path, receiver):
-    env = _env(tmp_path, receiver.port)
-    setup = _python(SETUP.format(events=EVENTS), env, receiver.url)
+    env = _env(tmp_path)
+    setup = run_python(SETUP.format(events=EVENTS), env, receiver.url)
     assert setup.returncode == 0, setup.stderr
-    assert _state(env) == [["pending", 0]] * EVENTS  # committed, queued, not sent
+    assert python_json(STATE, env) == [["pending", 0]] * EVENTS  # committed, queued, not sent
 
     receiver.answer_with(hang(30))  # the first request is held open: the worker waits
     worker = _worker(env)
-    deadline = time.monotonic() + 120
-    while not receiver.received:
-        assert worker.poll() is None, worker.stderr.read() if worker.stderr else ""
-        assert time.monotonic() < deadline, "the worker sent nothing"
-        time.sleep(0.05)
-    worker.send_signal(signal.SIGKILL)
-    worker.wait(timeout=30)
-    assert worker.returncode == -signal.SIGKILL
+    kill_9_once(worker, lambda: receiver.received, within=120, what="the worker sent nothing")
     killed_at = time.monotonic()
     # The attempt was claimed and never answered; the others wait in the queue.
-    assert _state(env) == [["pending", 0]] * (EVENTS - 1) + [["pending", 1]]
+    assert python_json(STATE, env) == [["pending", 0]] * (EVENTS - 1) + [["pending", 1]]
 
     # A new worker after the claim ran out (3 + 1 + 5 s): its timer queues the cut-off
     # delivery again, its queue runs the others.
@@ -117,7 +80,7 @@ def test_kill_9_mid_delivery_loses_nothing(tmp_path, receiver):
     rerun = _worker(env, "--batch")
     assert rerun.wait(timeout=180) == 0, rerun.stderr.read() if rerun.stderr else ""
 
-    assert _state(env) == [["succeeded", 1]] * (EVENTS - 1) + [["succeeded", 2]]
+    assert python_json(STATE, env) == [["succeeded", 1]] * (EVENTS - 1) + [["succeeded", 2]]
     ids = [body["id"] for body in receiver.bodies()]
     assert len(set(ids)) == EVENTS  # every event arrived
     assert len(ids) == EVENTS + 1  # the cut-off one twice, with the same id

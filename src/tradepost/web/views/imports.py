@@ -15,12 +15,13 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, get_language_info
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tradepost.core.downloads import file_download
 from tradepost.core.errors import DomainError
+from tradepost.core.languages import LISTING_LANGUAGES
 from tradepost.imports import exports, selectors, services
 from tradepost.imports.columns import COLUMNS, HEADER_LANGUAGES
 from tradepost.imports.forms import ConfirmForm, RecheckForm, UploadForm
@@ -33,11 +34,8 @@ from tradepost.web.views.accounts import AuthenticatedRequest
 #: Imports listed on the upload page, and rows on a page of an import's page.
 RECENT_IMPORTS = 10
 ROWS_PER_PAGE = 50
-
-
-def _language_name(code: str) -> str:
-    """A language of the templates' column names, named in the reader's language."""
-    return str(get_language_info(code)["name_translated"])
+#: The languages of the templates' column names, named in the reader's language.
+_LANGUAGE_NAMES = dict(LISTING_LANGUAGES)
 
 
 def _company_or_redirect(request: AuthenticatedRequest):
@@ -82,7 +80,7 @@ def imports_page(request: AuthenticatedRequest) -> HttpResponse:
         "company": company,
         "form": form,
         "imports": selectors.imports_of(company)[:RECENT_IMPORTS],
-        "header_languages": [(code, _language_name(code)) for code in HEADER_LANGUAGES],
+        "header_languages": [(code, _LANGUAGE_NAMES[code]) for code in HEADER_LANGUAGES],
         "formats": ImportFormat.values,
         "max_megabytes": megabytes(max_bytes()),
         "max_rows": max_rows(),

@@ -17,7 +17,7 @@ from tests.imports.conftest import Supplier
 from tradepost.catalog import services as catalog
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
-from tradepost.imports import running
+from tradepost.imports import kept, running
 from tradepost.imports.models import ImportJob, ImportStatus
 from tradepost.search import sources
 from tradepost.search.models import IndexOutbox
@@ -216,12 +216,8 @@ def test_a_batch_the_database_refuses_is_written_row_by_row(monkeypatch):
     assert Product.objects.filter(company=supplier.company).count() == 3
 
 
-def test_the_write_cleans_each_new_row_once(monkeypatch):
-    """The chunk's plan cleans a new row (`product_draft_check`) and its batch writes the
-    checked product as it is: the product's fields are cleaned and checked once a row."""
-    supplier = Supplier()
-    rows = product_rows(12, title_zh_hans="保温杯")
-    job = supplier.upload_rows(rows, mode="valid", inline=True)
+def _cleanings(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Each `_clean_fields` of the catalogue from now on (`creating` of each)."""
     cleaned: list[bool] = []
     clean_fields = catalog._clean_fields
 
@@ -230,12 +226,36 @@ def test_the_write_cleans_each_new_row_once(monkeypatch):
         return clean_fields(data, creating=creating)
 
     monkeypatch.setattr(catalog, "_clean_fields", spy)
+    return cleaned
+
+
+def test_each_new_row_is_cleaned_once_in_the_whole_import(monkeypatch):
+    """The check cleans a new row (`product_draft_check`) and keeps the checked draft
+    (`imports.kept`); the import writes it as checked: a row's fields are cleaned once from
+    upload to import."""
+    supplier = Supplier()
+    rows = product_rows(12, title_zh_hans="保温杯")
+    cleaned = _cleanings(monkeypatch)
+    job = supplier.upload_rows(rows, mode="valid", inline=True)
+    assert cleaned == [True] * 12
     job = supplier.confirm(job, inline=True)
     assert job.created_count == 12
     assert cleaned == [True] * 12
     created = Product.objects.filter(company=supplier.company)
     assert {product.slug for product in created} != {""}
     assert ProductTranslation.objects.filter(product__company=supplier.company).count() == 12
+
+
+def test_without_the_kept_rows_the_write_cleans_each_new_row_once(monkeypatch):
+    """A job whose check kept nothing (checked by an earlier version, or the file lost): the
+    chunk's plan cleans each row again, once, and its batch writes it as checked."""
+    supplier = Supplier()
+    job = supplier.upload_rows(product_rows(12, title_zh_hans="保温杯"), mode="valid", inline=True)
+    kept.forget(job)
+    cleaned = _cleanings(monkeypatch)
+    job = supplier.confirm(job, inline=True)
+    assert job.created_count == 12
+    assert cleaned == [True] * 12
 
 
 def test_a_checked_draft_is_written_once_and_for_its_own_company():
@@ -294,14 +314,20 @@ def test_the_write_checks_each_new_translation_once(monkeypatch):
     monkeypatch.setattr(catalog, "product_translation_check", spy)
     job = supplier.confirm(job, inline=True)
     assert job.created_count == 5
-    assert checked == ["zh-hans"] * 5  # by the chunk's plan; the batch writes them as checked
+    assert checked == []  # by the check, kept with the row: the batch writes them as checked
+    again = supplier.upload_rows(product_rows(10, title_zh_hans="保温杯")[5:], inline=True)
+    kept.forget(again)
+    assert checked == ["zh-hans"] * 5
+    again = supplier.confirm(again, inline=True)
+    assert again.created_count == 5
+    assert checked == ["zh-hans"] * 10  # by the chunk's plan; the batch writes them as checked
     assert (
         sorted(
             ProductTranslation.objects.filter(product__company=supplier.company).values_list(
                 "language", "title"
             )
         )
-        == [("zh-hans", "保温杯")] * 5
+        == [("zh-hans", "保温杯")] * 10
     )
 
 

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -302,12 +302,12 @@ def _check_product(product: Product, *, database: bool = True) -> None:
     errors.raise_if_any(ProductError, ProductErrorCode.INVALID)
     if database:
         # The SKU's constraint was checked above, by field.
-        _full_clean(product, exclude=["sku"])
+        _full_clean(product, exclude=sorted(_CLEANER_COVERED))
     else:
         # Uniqueness needs the database too: left to the write with the constraints.
         _full_clean(
             product,
-            exclude=["company", "category"],
+            exclude=sorted(_CLEANER_COVERED | {"company"}),
             validate_unique=False,
             validate_constraints=False,
         )
@@ -321,15 +321,35 @@ def _has_translation(product: Product, language: str) -> bool:
 
 def _sku_taken(product: Product) -> bool:
     """Whether another of the company's products (deleted ones aside) has the product's SKU."""
+    return _with_sku(product.company_id, [product.sku]).exclude(pk=product.pk).exists()
+
+
+def _with_sku(company_id: int, skus: Sequence[str]) -> QuerySet[Product]:
+    """The company's products (deleted ones aside) with one of `skus`, unordered. Written
+    as the SKU's unique index is (`product_sku_unique_per_company`: no empty SKU, no deleted
+    product), so that the database searches that index instead of reading every product of
+    the company (a catalogue import asks this of each chunk of 500 rows)."""
     return (
-        Product.objects.filter(company_id=product.company_id, sku=product.sku)
-        .exclude(pk=product.pk)
+        Product.objects.filter(company_id=company_id, sku__in=skus)
+        .exclude(sku="")
         .exclude(status=ProductStatus.DELETED)
-        .exists()
+        .order_by()
     )
 
 
 _MODEL_TO_INPUT = {"category": "category_id"}
+#: The numbers among the model fields the input sets (`clean_number`).
+_DECIMAL_FIELDS = frozenset(
+    target for target, cleaner, _options in _FIELD_CLEANERS.values() if cleaner is clean_number
+)
+#: The model fields whose cleaner (`_FIELD_CLEANERS`) refuses every value the model's own
+#: validation would refuse (tests/catalog/test_cleaners_cover_model.py feeds both the same
+#: values): the model does not check them again (`_check_product`). The numbers are not among
+#: them: their digits and decimal places are the model's to check. The SKU's uniqueness is
+#: `_check_product`'s (with the database) or the write's.
+_CLEANER_COVERED = (
+    frozenset(target for target, _cleaner, _options in _FIELD_CLEANERS.values()) - _DECIMAL_FIELDS
+)
 
 
 def _full_clean(obj: Any, **options: Any) -> None:
@@ -415,6 +435,13 @@ def product_create(*, actor: User, company: Company, **fields: Unpack[ProductFie
     return product
 
 
+def _plain(name: str, value: Any) -> Any:
+    """A checked value as JSON holds it: the category by its id, a number as text."""
+    if name == "category":
+        return value.pk
+    return str(value) if isinstance(value, Decimal) else value
+
+
 class CheckedDraft:
     """A new product's fields as `product_draft_check` cleaned and checked them: the unsaved
     product and the values it holds, by model field. `products_create_many` takes it in place
@@ -449,6 +476,34 @@ class CheckedDraft:
         description): the translation as checked; else None (to be checked)."""
         found = self._translations.get(language)
         return found if found is not None and found[1:] == (title, description) else None
+
+    def dump(self) -> dict[str, Any]:
+        """The draft as JSON-ready data (`load` makes the draft again): its values, a
+        category by its id, numbers as text, and its checked translations."""
+        values = {name: _plain(name, value) for name, value in self.values.items()}
+        return {"values": values, "translations": self._translations}
+
+    @classmethod
+    def load(
+        cls, company: Company, data: Mapping[str, Any], categories: Mapping[int, Category]
+    ) -> CheckedDraft | None:
+        """The draft `dump` wrote, checked earlier, for `company`; None when it may no longer
+        be written as it was checked: its category is gone or has sub-categories now
+        (`categories`: the categories by id, as they are now)."""
+        values = dict(data["values"])
+        category = categories.get(values.get("category") or 0)
+        if category is None or not category.is_leaf:
+            return None
+        values["category"] = category
+        for name in _DECIMAL_FIELDS & values.keys():
+            if values[name] is not None:
+                values[name] = Decimal(values[name])
+        draft = cls(_draft_of(company, values), values)
+        draft._translations = {
+            language: (code, title, description)
+            for language, (code, title, description) in data["translations"].items()
+        }
+        return draft
 
     def take(self, company: Company) -> Product:
         """The checked product, for `company`'s batch; a draft is written once."""
@@ -555,11 +610,7 @@ def _skus_taken(company: Company, skus: list[str]) -> set[str]:
     """Which of `skus` the company's products (deleted ones aside) have already."""
     if not skus:
         return set()
-    return set(
-        Product.objects.filter(company=company, sku__in=skus)
-        .exclude(status=ProductStatus.DELETED)
-        .values_list("sku", flat=True)
-    )
+    return set(_with_sku(company.pk, skus).values_list("sku", flat=True))
 
 
 @transaction.atomic

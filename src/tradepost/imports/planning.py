@@ -29,7 +29,7 @@ from django.db.models import DecimalField
 from django.utils.translation import gettext as _
 
 from tradepost.catalog.errors import ProductError
-from tradepost.catalog.models import Product, ProductImage, ProductStatus
+from tradepost.catalog.models import Category, Product, ProductImage, ProductStatus
 from tradepost.catalog.services import (
     CheckedDraft,
     product_check,
@@ -223,11 +223,61 @@ class Planner:
             if sku and sku not in self.seen:
                 self.seen[sku] = row.line
 
-    def plan(self, rows: Sequence[Row]) -> list[RowPlan]:
+    def plan(
+        self, rows: Sequence[Row], kept: Mapping[int, Mapping[str, Any]] | None = None
+    ) -> list[RowPlan]:
+        """The rows' plans; `kept`, by line, the rows the check kept (`imports.kept`): each
+        is taken as the check planned it while that still holds (`_restore`)."""
         skus = {self.sku_of(row) for row in rows} - {""}
         products = self._products(skus)
         known = self._pictures(products.values()) if self.layout.has("pictures") else {}
-        return [self._plan(row, products, known) for row in rows]
+        categories = self._categories_of(kept) if kept else {}
+        plans = []
+        for row in rows:
+            record = kept.get(row.line) if kept else None
+            restored = self._restore(row, record, products, categories) if record else None
+            plans.append(restored or self._plan(row, products, known))
+        return plans
+
+    @staticmethod
+    def _categories_of(kept: Mapping[int, Mapping[str, Any]]) -> dict[int, Category]:
+        ids = {record["draft"]["values"].get("category") for record in kept.values()}
+        return Category.objects.in_bulk([pk for pk in ids if isinstance(pk, int)])
+
+    def _restore(
+        self,
+        row: Row,
+        record: Mapping[str, Any],
+        products: Mapping[str, Product],
+        categories: Mapping[int, Category],
+    ) -> RowPlan | None:
+        """The row as the check planned it, a new product: None when that no longer holds
+        (a product has its SKU now, the SKU is on an earlier row, its category changed)."""
+        sku = self.sku_of(row)
+        if not sku or record["sku"] != sku or sku in products:
+            return None
+        if self.seen.get(sku, row.line) != row.line:
+            return None
+        draft = CheckedDraft.load(self.company, record["draft"], categories)
+        if draft is None:
+            return None
+        self.seen[sku] = row.line
+        fields = dict(record["fields"])
+        if "category_id" in fields:
+            fields["category_id"] = draft.values["category"]
+        return RowPlan(
+            row=row,
+            sku=sku,
+            outcome=RowOutcome.NEW,
+            fields=fields,
+            checked=draft,
+            translations={
+                language: (title, description)
+                for language, (title, description) in record["translations"].items()
+            },
+            publish=record["publish"],
+            flags=record["flags"],
+        )
 
     def _products(self, skus: set[str]) -> dict[str, Product]:
         if not skus:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from itertools import islice
 from typing import Any
 
@@ -38,6 +38,7 @@ from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import Product, ProductImage, ProductStatus
 from tradepost.companies.selectors import standing_refusal
 from tradepost.core.events import EventType, emit
+from tradepost.imports import kept
 from tradepost.imports.models import ImportedPicture, ImportJob, ImportRow, ImportStatus, RowOutcome
 from tradepost.imports.pictures import PictureBox
 from tradepost.imports.planning import Layout, Planner, RowPlan
@@ -163,7 +164,7 @@ def _check(job: ImportJob, progress: Any) -> None:
     wants_publishing = False
     total = 0
     limit = max_rows()
-    with _opened(job) as (rows, box):
+    with _opened(job) as (rows, box), kept.keeping(job) as keep:
         layout = _layout(rows, job)
         planner = Planner(company=job.company, layout=layout, pictures=box)
         for chunk in _chunks(rows, CHECK_CHUNK):
@@ -173,15 +174,16 @@ def _check(job: ImportJob, progress: Any) -> None:
                     _("The file has more than %(limit)d rows; split it into smaller files.")
                     % {"limit": limit}
                 )
-            kept = []
+            recorded = []
             for plan in planner.plan(chunk):
+                keep(plan)
                 counts[plan.outcome] += 1
                 counts["flagged"] += bool(plan.flags)
                 wants_publishing = wants_publishing or plan.publish is True
                 if plan.rejected or plan.flags:
-                    kept.append(_row_record(job, plan))
+                    recorded.append(_row_record(job, plan))
             with transaction.atomic():
-                ImportRow.objects.bulk_create(kept)
+                ImportRow.objects.bulk_create(recorded)
                 moved = ImportJob.objects.filter(pk=job.pk, status=ImportStatus.CHECKING).update(
                     rows_done=total,
                     rows_total=max(total, job.rows_total),
@@ -253,6 +255,7 @@ def _end(job: ImportJob, status: str, message: str = "") -> None:
         )
         if not ended:
             return
+        kept.forget(job)  # the check's cache, no longer needed
         job.refresh_from_db()
         emit(
             EventType.IMPORT_FINISHED,
@@ -276,17 +279,27 @@ def _end(job: ImportJob, status: str, message: str = "") -> None:
 def _run(job: ImportJob, actor: User, progress: Any) -> None:
     done = job.rows_done
     index = 0
-    with _opened(job) as (rows, box):
+    checked = kept.Kept(job)
+    with _opened(job) as (rows, box), closing(checked):
         layout = _layout(rows, job)
         planner = Planner(company=job.company, layout=layout, pictures=box)
         for chunk in _chunks(rows, WRITE_CHUNK):
+            chunk_kept = checked.upto(chunk[-1].line)
             if index + len(chunk) <= done:
                 planner.note(chunk)
                 index += len(chunk)
                 continue
             skipped = max(0, done - index)
             planner.note(chunk[:skipped])
-            _write_chunk(job, actor, planner, box, chunk[skipped:], start=index + skipped)
+            _write_chunk(
+                job,
+                actor,
+                planner,
+                box,
+                chunk[skipped:],
+                start=index + skipped,
+                kept_rows=chunk_kept,
+            )
             index += len(chunk)
             if progress is not None:
                 progress(index, job.rows_total)
@@ -300,16 +313,20 @@ def _write_chunk(
     chunk: Sequence[Row],
     *,
     start: int,
+    kept_rows: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> None:
     """Write one chunk and its checkpoint in one transaction (each row in its own savepoint:
-    a refused row leaves nothing of itself)."""
+    a refused row leaves nothing of itself). `kept_rows`: the chunk's rows the check kept."""
     counts: Counter[str] = Counter()
     with transaction.atomic():
         locked = ImportJob.objects.select_for_update().get(pk=job.pk)
         if locked.status != ImportStatus.IMPORTING or locked.rows_done != start:
             raise Stopped()
-        plans = planner.plan(chunk)
+        plans = planner.plan(chunk, kept_rows)
         batch = _create_batch([plan for plan in plans if _batchable(plan)], actor, locked)
+        if batch is None:  # the database refused the batch: its rows one at a time, planned
+            plans = planner.plan(chunk)
+            batch = {}
         for plan in plans:
             if plan.rejected:
                 counts["failed"] += 1
@@ -374,13 +391,13 @@ def _batchable(plan: RowPlan) -> bool:
 
 def _create_batch(
     plans: Sequence[RowPlan], actor: User, job: ImportJob
-) -> dict[int, Product | ProductError]:
+) -> dict[int, Product | ProductError] | None:
     """The new products of a chunk, written together (drafts, with their translations and
     search-index outbox rows), by the plan's id: each product, or the refusal of its row.
     Publishing stays one row at a time, in the file's order (`_write_status`), so that a
     row is compared with the rows published before it, as when written one by one. When
     the database refuses the batch (a SKU taken meanwhile), nothing of it is written and
-    its rows go one at a time, each refused for itself."""
+    None is answered: its rows go one at a time, each refused for itself."""
     if not plans:
         return {}
     # The plan's checked fields (`catalog.services.product_draft_check`): cleaned once.
@@ -392,7 +409,7 @@ def _create_batch(
         return {id(plan): refusal for plan in plans}
     except IntegrityError:
         logger.info("import %s: a batch was refused by the database; row by row", job.pk)
-        return {}
+        return None
     return {id(plan): result for plan, result in zip(plans, results, strict=True)}
 
 

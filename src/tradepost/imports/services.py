@@ -30,7 +30,7 @@ from tradepost.catalog.permissions import can_manage_products
 from tradepost.companies.models import Company
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_choice, clean_file_name
 from tradepost.core.languages import normalise_ui_language
-from tradepost.imports import running
+from tradepost.imports import kept, running
 from tradepost.imports.errors import ImportErrorCode, ImportJobError, ImportNotFound
 from tradepost.imports.models import ImportFormat, ImportJob, ImportMode, ImportStatus
 from tradepost.imports.pictures import PictureBox
@@ -361,6 +361,7 @@ def import_cancel(*, actor: User, job: ImportJob) -> ImportJob:
     locked.status = ImportStatus.CANCELLED
     locked.finished_at = timezone.now()
     locked.save(update_fields=["status", "finished_at"])
+    kept.forget(locked)  # the check's cache, no longer needed
     if is_operator(actor):
         audit_record(actor=actor, action="import.cancel", target=locked)
     return locked

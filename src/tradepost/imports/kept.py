@@ -1,0 +1,144 @@
+"""The rows the check found new, kept for the import: what it checked of them, so that the
+import does not clean them again (ADR 0027, "A row is cleaned once").
+
+While the check (the preview) plans the file, each row it would add as a new product without
+pictures is written, one JSON line a row, to a file beside the stored upload: its line, its
+SKU, the catalogue's checked draft (`catalog.services.CheckedDraft.dump`), whether it is to be
+published and its garbled-text flags. The import reads that file in step with the rows, chunk
+after chunk, and hands the planner the chunk's kept rows: a row whose SKU still names no
+product, whose category is still a leaf, and whose line, SKU and file are those the check
+saw, is written as checked; any other row is planned again, as before (the products as they
+are now). The file is a cache, nothing more: a job without it (checked before it existed, a
+check that did not finish, a version of this format not this one's) is planned again whole.
+It goes with the job's end.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+from django.db.models import Model
+
+from tradepost.imports.models import ImportJob, RowOutcome
+from tradepost.imports.planning import RowPlan
+
+#: The format of the file; a file of another one is not read.
+VERSION = 1
+
+
+class Keep(Protocol):
+    def __call__(self, plan: RowPlan) -> None: ...
+
+
+def _path(job: ImportJob) -> Path:
+    # The uploads' storage is a folder on this machine (`core.private_files`).
+    return Path(job.file.storage.path(f"{job.file.name}.checked"))
+
+
+def _by_id(value: Any) -> Any:
+    """A category among the row's fields, by its id (the draft says which it is)."""
+    if isinstance(value, Model):
+        return value.pk
+    raise TypeError(f"{type(value).__name__} is not kept")
+
+
+def _header(job: ImportJob) -> dict[str, Any]:
+    return {"version": VERSION, "sha256": job.sha256, "encoding": job.encoding}
+
+
+def keepable(plan: RowPlan) -> bool:
+    """Whether the import may write the row as the check planned it: a new product without
+    pictures, nothing refused."""
+    return (
+        plan.outcome == RowOutcome.NEW
+        and not plan.rejected
+        and plan.checked is not None
+        and not plan.pictures
+        and not plan.untranslate
+        and not plan.reorder
+    )
+
+
+@contextmanager
+def keeping(job: ImportJob) -> Iterator[Keep]:
+    """`keep(plan)` for each planned row while the check runs: the file is in place only when
+    the check finished (a check stopped or failed leaves none, and none of an earlier one)."""
+    path = _path(job)
+    forget(job)
+    part = path.with_name(path.name + ".part")
+    try:
+        with part.open("w", encoding="utf-8") as out:
+            out.write(json.dumps(_header(job)) + "\n")
+
+            def keep(plan: RowPlan) -> None:
+                if not keepable(plan):
+                    return
+                assert plan.checked is not None
+                record = {
+                    "line": plan.row.line,
+                    "sku": plan.sku,
+                    "fields": plan.fields,
+                    "draft": plan.checked.dump(),
+                    "translations": plan.translations,
+                    "publish": plan.publish,
+                    "flags": plan.flags,
+                }
+                # ASCII: a lone surrogate the cleaners let through is written escaped.
+                out.write(json.dumps(record, default=_by_id) + "\n")
+
+            yield keep
+        part.replace(path)
+    finally:
+        with suppress(FileNotFoundError):
+            part.unlink()
+
+
+def forget(job: ImportJob) -> None:
+    """Remove the job's kept rows (the import finished, failed or is checked again)."""
+    with suppress(FileNotFoundError, ValueError):
+        _path(job).unlink()
+
+
+class Kept:
+    """A job's kept rows, read in the file's order: `upto(line)` answers, by line, those up to
+    `line` not answered before."""
+
+    def __init__(self, job: ImportJob) -> None:
+        self._file: IO[str] | None = None
+        self._next: dict[str, Any] | None = None
+        try:
+            self._file = _path(job).open(encoding="utf-8")
+        except (FileNotFoundError, ValueError):
+            return
+        try:
+            header = json.loads(self._file.readline() or "null")
+        except ValueError:
+            header = None
+        if header != _header(job):
+            self.close()
+            return
+        self._advance()
+
+    def _advance(self) -> None:
+        line = self._file.readline() if self._file is not None else ""
+        try:
+            self._next = json.loads(line) if line else None
+        except ValueError:  # a file cut short: what follows is planned again
+            self._next = None
+
+    def upto(self, line: int) -> dict[int, dict[str, Any]]:
+        found: dict[int, dict[str, Any]] = {}
+        while self._next is not None and self._next["line"] <= line:
+            found[self._next["line"]] = self._next
+            self._advance()
+        return found
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        self._next = None

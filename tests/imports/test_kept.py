@@ -4,6 +4,7 @@ them as checked while that still holds, and plans them again when it does not.""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -77,7 +78,7 @@ def test_rows_written_as_checked_are_stored_as_rows_planned_again():
     planned_again.confirm(job)
     stored = _products(with_kept)
     assert stored == _products(planned_again)
-    assert len(stored) == 5 and stored["VF-0"]["moq"] == catalog.Decimal("12.500")
+    assert len(stored) == 5 and stored["VF-0"]["moq"] == Decimal("12.500")
     assert _translations(with_kept) == _translations(planned_again)
     assert len(_translations(with_kept)) == 4
 
@@ -230,3 +231,50 @@ def test_a_cancelled_or_failed_check_leaves_no_kept_rows(supplier, monkeypatch):
     running.import_check(job_id=job.pk)
     assert not _path(job).exists()
     assert not _path(job).with_name(_path(job).name + ".part").exists()
+
+
+def _planned(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The lines the planner plans from now on (the rows not taken as kept)."""
+    planned: list[int] = []
+    plan_row = running.Planner._plan
+
+    def spy(self: Any, row: Any, *arguments: Any) -> Any:
+        planned.append(row.line)
+        return plan_row(self, row, *arguments)
+
+    monkeypatch.setattr(running.Planner, "_plan", spy)
+    return planned
+
+
+def test_the_same_file_again_is_compared_once(supplier, monkeypatch):
+    rows = product_rows(6, title_zh_hans="保温杯", status="published")
+    supplier.run(rows)
+    before = _products(supplier)
+    job = supplier.upload_rows(rows, mode="valid", inline=True)
+    assert (job.unchanged_rows, job.new_rows, job.changed_rows) == (6, 0, 0)
+    planned = _planned(monkeypatch)
+    job = supplier.confirm(job, inline=True)
+    assert planned == []
+    assert (job.skipped_count, job.updated_count, job.created_count) == (6, 0, 0)
+    assert _products(supplier) == before
+
+
+def test_a_product_changed_meanwhile_is_compared_again(supplier, monkeypatch):
+    rows = product_rows(4)
+    supplier.run(rows)
+    job = supplier.upload_rows(rows, mode="valid", inline=True)
+    assert job.unchanged_rows == 4
+    product = Product.objects.get(company=supplier.company, sku="VF-2")
+    catalog.product_update(actor=supplier.owner, product=product, price_max="99")
+    catalog.product_translation_set(
+        actor=supplier.owner,
+        product=Product.objects.get(sku="VF-3"),
+        language="zh-hans",
+        title="杯",
+    )
+    planned = _planned(monkeypatch)
+    job = supplier.confirm(job, inline=True)
+    assert planned == [4, 5]  # the two products changed by hand since the check
+    assert (job.skipped_count, job.updated_count) == (3, 1)
+    product.refresh_from_db()
+    assert product.price_max == Decimal(rows[2]["price_max"])  # the file's again

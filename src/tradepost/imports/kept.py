@@ -1,16 +1,19 @@
-"""The rows the check found new, kept for the import: what it checked of them, so that the
-import does not clean them again (ADR 0027, "A row is cleaned once").
+"""The rows the check planned, kept for the import: what it found of them, so that the
+import does not clean and compare them again (ADR 0027, "A row is cleaned once").
 
-While the check (the preview) plans the file, each row it would add as a new product without
-pictures is written, one JSON line a row, to a file beside the stored upload: its line, its
-SKU, the catalogue's checked draft (`catalog.services.CheckedDraft.dump`), whether it is to be
-published and its garbled-text flags. The import reads that file in step with the rows, chunk
-after chunk, and hands the planner the chunk's kept rows: a row whose SKU still names no
-product, whose category is still a leaf, and whose line, SKU and file are those the check
-saw, is written as checked; any other row is planned again, as before (the products as they
-are now). The file is a cache, nothing more: a job without it (checked before it existed, a
-check that did not finish, a version of this format not this one's) is planned again whole.
-It goes with the job's end.
+While the check (the preview) plans the file, two kinds of rows without pictures are written,
+one JSON line a row, to a file beside the stored upload: a row it would add as a new product
+(its line, its SKU, its fields, the catalogue's checked draft —
+`catalog.services.CheckedDraft.dump` — its translations, whether it is to be published, its
+garbled-text flags), and a row that changes nothing of its product (its line, its SKU, a
+digest of the product as the row was compared with it — `planning.state_of` — and its flags).
+The import reads that file in step with the rows, chunk after chunk, and hands the planner
+the chunk's kept rows. A new row whose SKU still names no product and whose category is still
+a leaf is written as checked; an unchanged row whose product is still as it was is skipped;
+any other row is planned again, as before (the products as they are now). The file is a
+cache, nothing more: a job without it (checked before it existed, a check that did not
+finish, a version of this format not this one's, another file's) is planned again whole. It
+goes with the job's end.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import IO, Any, Protocol
 from django.db.models import Model
 
 from tradepost.imports.models import ImportJob, RowOutcome
-from tradepost.imports.planning import RowPlan
+from tradepost.imports.planning import RowPlan, state_of
 
 #: The format of the file; a file of another one is not read.
 VERSION = 1
@@ -51,16 +54,34 @@ def _header(job: ImportJob) -> dict[str, Any]:
 
 
 def keepable(plan: RowPlan) -> bool:
-    """Whether the import may write the row as the check planned it: a new product without
-    pictures, nothing refused."""
-    return (
-        plan.outcome == RowOutcome.NEW
-        and not plan.rejected
-        and plan.checked is not None
-        and not plan.pictures
-        and not plan.untranslate
-        and not plan.reorder
-    )
+    """Whether the import may take the row as the check planned it: a new product without
+    pictures, nothing refused; or a product the row changes nothing of, without pictures."""
+    if plan.rejected or plan.pictures or plan.picture_names or plan.untranslate:
+        return False
+    if plan.outcome == RowOutcome.UNCHANGED:
+        return plan.product is not None
+    return plan.outcome == RowOutcome.NEW and plan.checked is not None and not plan.reorder
+
+
+def _record(plan: RowPlan) -> dict[str, Any]:
+    if plan.outcome == RowOutcome.UNCHANGED:
+        assert plan.product is not None
+        return {
+            "line": plan.row.line,
+            "sku": plan.sku,
+            "state": state_of(plan.product),
+            "flags": plan.flags,
+        }
+    assert plan.checked is not None
+    return {
+        "line": plan.row.line,
+        "sku": plan.sku,
+        "fields": plan.fields,
+        "draft": plan.checked.dump(),
+        "translations": plan.translations,
+        "publish": plan.publish,
+        "flags": plan.flags,
+    }
 
 
 @contextmanager
@@ -75,20 +96,9 @@ def keeping(job: ImportJob) -> Iterator[Keep]:
             out.write(json.dumps(_header(job)) + "\n")
 
             def keep(plan: RowPlan) -> None:
-                if not keepable(plan):
-                    return
-                assert plan.checked is not None
-                record = {
-                    "line": plan.row.line,
-                    "sku": plan.sku,
-                    "fields": plan.fields,
-                    "draft": plan.checked.dump(),
-                    "translations": plan.translations,
-                    "publish": plan.publish,
-                    "flags": plan.flags,
-                }
-                # ASCII: a lone surrogate the cleaners let through is written escaped.
-                out.write(json.dumps(record, default=_by_id) + "\n")
+                if keepable(plan):
+                    # ASCII: a lone surrogate the cleaners let through is written escaped.
+                    out.write(json.dumps(_record(plan), default=_by_id) + "\n")
 
             yield keep
         part.replace(path)

@@ -19,6 +19,7 @@ removed: removing a photo is done on the product's page.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -180,6 +181,17 @@ class _Known:
     order: list[int]  # image ids by position
 
 
+def state_of(product: Product) -> str:
+    """A digest of what a row is compared with: the product's fields and its translations
+    (prefetched). Equal digests, the same product as far as a row without pictures goes."""
+    fields = [getattr(product, field.attname) for field in Product._meta.concrete_fields]
+    translations = sorted(
+        (item.language, item.title, item.description) for item in product.translations.all()
+    )
+    text = repr((fields, translations)).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(text, digest_size=16).hexdigest()
+
+
 def _same(product: Product, model_field: str, value: Any) -> bool:
     if model_field == "category":
         return product.category_id == getattr(value, "pk", value)
@@ -241,7 +253,11 @@ class Planner:
 
     @staticmethod
     def _categories_of(kept: Mapping[int, Mapping[str, Any]]) -> dict[int, Category]:
-        ids = {record["draft"]["values"].get("category") for record in kept.values()}
+        ids = {
+            record["draft"]["values"].get("category")
+            for record in kept.values()
+            if "draft" in record
+        }
         return Category.objects.in_bulk([pk for pk in ids if isinstance(pk, int)])
 
     def _restore(
@@ -251,12 +267,19 @@ class Planner:
         products: Mapping[str, Product],
         categories: Mapping[int, Category],
     ) -> RowPlan | None:
-        """The row as the check planned it, a new product: None when that no longer holds
-        (a product has its SKU now, the SKU is on an earlier row, its category changed)."""
+        """The row as the check planned it — a new product, or a product it changes nothing
+        of — or None when that no longer holds (a product has its SKU now, or another one; the
+        product changed; the SKU is on an earlier row; the category changed)."""
         sku = self.sku_of(row)
-        if not sku or record["sku"] != sku or sku in products:
+        if not sku or record["sku"] != sku or self.seen.get(sku, row.line) != row.line:
             return None
-        if self.seen.get(sku, row.line) != row.line:
+        if "state" in record:
+            product = products.get(sku)
+            if product is None or state_of(product) != record["state"]:
+                return None
+            self.seen[sku] = row.line
+            return RowPlan(row=row, sku=sku, product=product, flags=record["flags"])
+        if sku in products:
             return None
         draft = CheckedDraft.load(self.company, record["draft"], categories)
         if draft is None:

@@ -309,6 +309,7 @@ class Planner:
             Product.objects.filter(company=self.company, sku__in=skus)
             .exclude(sku="")
             .exclude(status=ProductStatus.DELETED)
+            .order_by()
             .prefetch_related("translations")
         )
         return {product.sku: product for product in found}

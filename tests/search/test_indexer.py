@@ -35,6 +35,25 @@ def product_doc_count() -> int:
     return len(indexed_versions(KIND_PRODUCT))
 
 
+def test_record_changes_writes_the_rows_record_change_writes_in_their_order():
+    IndexOutbox.objects.all().delete()
+    before = timezone.now()
+    with transaction.atomic():
+        record_change(kind="product", object_id=7)
+        record_changes(kind="company", object_ids=[30, 10, 30, 20])
+        record_changes(kind="product", object_ids=[])
+    rows = list(IndexOutbox.objects.order_by("id").values_list("kind", "object_id", "created_at"))
+    assert [row[:2] for row in rows] == [
+        ("product", 7),
+        ("company", 30),
+        ("company", 10),
+        ("company", 20),
+    ]
+    assert all(before <= row[2] <= timezone.now() for row in rows)
+    with pytest.raises(ValueError), transaction.atomic():
+        record_changes(kind="order", object_ids=[1])
+
+
 def test_record_change_rejects_an_unknown_kind():
     with pytest.raises(ValueError), transaction.atomic():
         record_change(kind="order", object_id=1)

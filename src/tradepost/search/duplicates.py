@@ -43,6 +43,7 @@ from datasketch import MinHash
 from django.conf import settings
 from django.db import connection, transaction
 
+from tradepost.core.database import insert_rows
 from tradepost.search.analysis import analyze_fields, normalize
 from tradepost.search.models import ListingFingerprint, ListingFingerprintBand
 
@@ -272,17 +273,7 @@ def _column(model: Any, name: str) -> str:
 def _insert_bands(rows: list[tuple[int, int, int]]) -> None:
     """Band rows `(fingerprint id, owner id, key)`, written with one prepared INSERT (the
     ORM's bulk_create builds a model per row: most of a rebuild's time)."""
-    if not rows:
-        return
-    table = connection.ops.quote_name(ListingFingerprintBand._meta.db_table)
-    columns = ", ".join(
-        _column(ListingFingerprintBand, name) for name in ("fingerprint", "owner_id", "key")
-    )
-    # Names from the model's metadata, quoted; every value a parameter.
-    sql = f"INSERT INTO {table} ({columns}) VALUES (%s, %s, %s)"  # noqa: S608
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), _BATCH * 10):
-            cursor.executemany(sql, rows[start : start + _BATCH * 10])
+    insert_rows(ListingFingerprintBand, ("fingerprint", "owner_id", "key"), rows)
 
 
 def fingerprint_store(

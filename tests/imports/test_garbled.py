@@ -142,3 +142,25 @@ def test_a_garbled_cell_is_flagged_in_the_preview_and_imported_as_written(suppli
     ]
     supplier.confirm(job)
     assert Product.objects.get(sku="VF-1").title == garbled_title
+
+
+def test_the_texts_left_out_of_ftfys_check_are_ones_it_cannot_find_bad():
+    """`garbled._MAYBE_BAD` leaves out of `ftfy.is_bad` the texts without any character its
+    expression names: read from ftfy's own expression (an upgrade that names others fails
+    here), and tried on every character outside the set, after ASCII and after itself."""
+    import ftfy
+    from ftfy.badness import BADNESS_RE
+
+    from tradepost.imports.garbled import _MAYBE_BAD
+
+    named = {char for char in BADNESS_RE.pattern if ord(char) >= 0x80}
+    named |= {chr(int(code, 16)) for code in re.findall(r"\\x([0-9a-fA-F]{2})", BADNESS_RE.pattern)}
+    assert named and all(_MAYBE_BAD.match(char) for char in named if ord(char) >= 0x80)
+    outside = [
+        chr(code)
+        for code in range(0x80, 0x10000)
+        if not 0xD800 <= code <= 0xDFFF and not _MAYBE_BAD.match(chr(code))
+    ]
+    assert len(outside) > 20_000
+    for char in outside:
+        assert not ftfy.is_bad(f"a{char}{char} {char}a"), hex(ord(char))

@@ -46,6 +46,11 @@ _PINYIN = re.compile(rf"(?<=[\u4e00-\u9fff])[(（][a-zü{_TONED}]*[{_TONED}][a-z
 #: use characters (bytes a decoder mapped to nothing real).
 _LOST = re.compile(r"\?{2,}|\?(?=[\u3400-\u9fff\uff00-\uffef])|锟斤拷")
 _DEBRIS = re.compile(r"[\u0080-\u009f\ue000-\uf8ff]")
+#: What `ftfy.is_bad` can find only in a text holding one of these: every character its
+#: expression names lies among them (tests/imports/test_garbled.py reads the expression). A
+#: text of ASCII and Chinese alone (most cells of a Chinese catalogue) skips it: a third of
+#: the check of such a cell.
+_MAYBE_BAD = re.compile(r"[\u0080-\u2fff\uf8ff\ufb01\ufb02\ufffd]")
 #: (the encoding the text was wrongly read in, the one it was written in)
 _REPAIRS = (
     ("gb18030", "utf-8"),  # UTF-8 read as GBK
@@ -123,7 +128,7 @@ def check_text(text: str) -> Garbled | None:
         return None
     if "\ufffd" in text:
         return Garbled(Damage.LOST, None)
-    bad = ftfy.is_bad(text)
+    bad = _MAYBE_BAD.search(text) is not None and ftfy.is_bad(text)
     if bad:
         # A repair joins several characters into one: a fix as long as the text is none.
         fixed = ftfy.fix_encoding(text)

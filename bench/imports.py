@@ -11,7 +11,8 @@ in a process of its own (so that each peak memory is its own):
 
 - **raw**: the same rows, as the import would store them, written by `bulk_create` in batches
   of 1,000 in one transaction, to a second company: the least any import of these rows
-  costs, with no validation, no per-row permission check and no search-index outbox;
+  costs, with no validation, no per-row permission check and no search-index outbox (and the
+  cycle collector set aside as the import's passes set it, `core.garbage`);
 - **import**: `tradepost.imports.services.import_upload` (the check: parse, encoding, every
   row through `catalog.services.product_draft_check`) then `import_confirm` (the write: each
   chunk of 500 planned again, its new rows written as the plan checked them through
@@ -179,11 +180,13 @@ def _raw(home: str, database_url: str | None, prepared: dict[str, Any], out: Any
 
     from tradepost.catalog.models import Category, Product
     from tradepost.companies.models import Company
+    from tradepost.core.garbage import long_lived_set_aside
 
     company = Company.objects.get(pk=prepared["companies"][1])
     by_slug = {category.slug: category for category in Category.objects.filter(is_leaf=True)}
     started = time.perf_counter()
-    with open(prepared["sheet"], encoding="utf-8", newline="") as sheet:
+    # With the collector set aside as the import's passes have it (`core.garbage`).
+    with long_lived_set_aside(), open(prepared["sheet"], encoding="utf-8", newline="") as sheet:
         reader = csv.reader(sheet)
         next(reader)
         batch: list[Product] = []

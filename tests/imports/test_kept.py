@@ -278,3 +278,19 @@ def test_a_product_changed_meanwhile_is_compared_again(supplier, monkeypatch):
     assert (job.skipped_count, job.updated_count) == (3, 1)
     product.refresh_from_db()
     assert product.price_max == Decimal(rows[2]["price_max"])  # the file's again
+
+
+def test_both_passes_run_with_the_long_lived_objects_set_aside(supplier, monkeypatch):
+    import gc
+
+    frozen: list[int] = []
+    plan = running.Planner.plan
+
+    def spy(self: Any, *arguments: Any) -> Any:
+        frozen.append(gc.get_freeze_count())
+        return plan(self, *arguments)
+
+    monkeypatch.setattr(running.Planner, "plan", spy)
+    supplier.run(product_rows(3))
+    assert len(frozen) == 2 and all(count > 0 for count in frozen)  # the check, the import
+    assert gc.get_freeze_count() == 0

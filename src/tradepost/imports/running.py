@@ -38,6 +38,7 @@ from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import Product, ProductImage, ProductStatus
 from tradepost.companies.selectors import standing_refusal
 from tradepost.core.events import EventType, emit
+from tradepost.core.garbage import long_lived_set_aside
 from tradepost.imports import kept
 from tradepost.imports.models import ImportedPicture, ImportJob, ImportRow, ImportStatus, RowOutcome
 from tradepost.imports.pictures import PictureBox
@@ -149,7 +150,7 @@ def import_check(*, job_id: int, progress: Any = None) -> None:
     job = ImportJob.objects.select_related("company", "created_by").filter(pk=job_id).first()
     if job is None or job.status != ImportStatus.CHECKING:
         return
-    with translation.override(job.language):
+    with translation.override(job.language), long_lived_set_aside():
         try:
             _check(job, progress)
         except FileRejected as refusal:
@@ -234,7 +235,7 @@ def import_run(*, job_id: int, progress: Any = None) -> None:
     if job.created_by is None:
         _end(job, ImportStatus.FAILED, _("The person who uploaded the file left."))
         return
-    with translation.override(job.language):
+    with translation.override(job.language), long_lived_set_aside():
         try:
             _run(job, job.created_by, progress)
         except FileRejected as refusal:

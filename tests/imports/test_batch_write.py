@@ -110,6 +110,7 @@ def test_a_file_written_in_batches_stores_what_one_row_at_a_time_stores(monkeypa
     assert written == [8]  # the new rows of the file, in one batch
     with monkeypatch.context() as patched:
         patched.setattr(running, "_batchable", lambda plan: False)
+        patched.setattr(kept, "keepable", lambda plan: False)  # every row planned again
         one_by_one = Supplier()
         one_by_one.run(rows, mode="valid")
     stored = _stored(batched)
@@ -134,6 +135,7 @@ def test_changed_rows_and_new_rows_in_one_file_are_written_as_one_by_one(monkeyp
     batched.run(second)
     with monkeypatch.context() as patched:
         patched.setattr(running, "_batchable", lambda plan: False)
+        patched.setattr(kept, "keepable", lambda plan: False)  # every row planned again
         one_by_one = Supplier()
         one_by_one.run(first)
         one_by_one.run(second)

@@ -3,7 +3,7 @@ import does not clean and compare them again (ADR 0027, "A row is cleaned once")
 
 While the check (the preview) plans the file, two kinds of rows without pictures are written,
 one JSON line a row, to a file beside the stored upload: a row it would add as a new product
-(its line, its SKU, its fields, the catalogue's checked draft —
+(its line, its SKU, the catalogue's checked draft —
 `catalog.services.CheckedDraft.dump` — its translations, whether it is to be published, its
 garbled-text flags), and a row that changes nothing of its product (its line, its SKU, a
 digest of the product as the row was compared with it — `planning.state_of` — and its flags).
@@ -76,7 +76,6 @@ def _record(plan: RowPlan) -> dict[str, Any]:
     return {
         "line": plan.row.line,
         "sku": plan.sku,
-        "fields": plan.fields,
         "draft": plan.checked.dump(),
         "translations": plan.translations,
         "publish": plan.publish,
@@ -92,13 +91,13 @@ def keeping(job: ImportJob) -> Iterator[Keep]:
     forget(job)
     part = path.with_name(path.name + ".part")
     try:
-        with part.open("w", encoding="utf-8") as out:
+        with part.open("w", encoding="utf-8", errors="surrogatepass") as out:
             out.write(json.dumps(_header(job)) + "\n")
 
             def keep(plan: RowPlan) -> None:
                 if keepable(plan):
-                    # ASCII: a lone surrogate the cleaners let through is written escaped.
-                    out.write(json.dumps(_record(plan), default=_by_id) + "\n")
+                    record = json.dumps(_record(plan), default=_by_id, ensure_ascii=False)
+                    out.write(record + "\n")
 
             yield keep
         part.replace(path)
@@ -121,7 +120,7 @@ class Kept:
         self._file: IO[str] | None = None
         self._next: dict[str, Any] | None = None
         try:
-            self._file = _path(job).open(encoding="utf-8")
+            self._file = _path(job).open(encoding="utf-8", errors="surrogatepass")
         except (FileNotFoundError, ValueError):
             return
         try:

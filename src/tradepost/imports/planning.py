@@ -285,15 +285,11 @@ class Planner:
         if draft is None:
             return None
         self.seen[sku] = row.line
-        fields = dict(record["fields"])
-        if "category_id" in fields:
-            fields["category_id"] = draft.values["category"]
         return RowPlan(
             row=row,
             sku=sku,
             outcome=RowOutcome.NEW,
-            fields=fields,
-            checked=draft,
+            checked=draft,  # written by its batch only, which takes the draft, not fields
             translations={
                 language: (title, description)
                 for language, (title, description) in record["translations"].items()

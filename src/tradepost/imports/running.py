@@ -442,6 +442,9 @@ def _write(
 ) -> tuple[int, list[dict[str, str]]]:
     """One product with its translations, pictures and status; answers the pictures added
     and why it was not published, if it was not."""
+    # A row taken as the check kept it (`imports.kept`) holds a checked draft, no fields:
+    # it is written with its batch, or planned again when the batch is refused.
+    assert plan.product is not None or plan.fields, "a kept row is written by its batch"
     if plan.product is None:
         product = catalog.product_create(actor=actor, company=job.company, **plan.fields)
     elif plan.fields:

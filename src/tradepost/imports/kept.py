@@ -19,6 +19,7 @@ goes with the job's end.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -89,7 +90,9 @@ def keeping(job: ImportJob) -> Iterator[Keep]:
     the check finished (a check stopped or failed leaves none, and none of an earlier one)."""
     path = _path(job)
     forget(job)
-    part = path.with_name(path.name + ".part")
+    # A name of this check's own: two workers checking one job (a stalled check queued again
+    # while the first still runs) each write theirs, and the last to finish puts it in place.
+    part = path.with_name(f"{path.name}.{secrets.token_hex(8)}.part")
     try:
         with part.open("w", encoding="utf-8", errors="surrogatepass") as out:
             out.write(json.dumps(_header(job)) + "\n")

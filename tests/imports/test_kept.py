@@ -105,6 +105,9 @@ def test_rows_written_as_checked_are_stored_as_rows_planned_again():
         "another file",
         "cut short",
         "not json",
+        "not utf-8",
+        "not records",
+        "records of another shape",
     ],
 )
 def test_a_job_without_sound_kept_rows_is_planned_again_whole(supplier, monkeypatch, damage):
@@ -124,14 +127,24 @@ def test_a_job_without_sound_kept_rows_is_planned_again_whole(supplier, monkeypa
         lines[3] = lines[3][: len(lines[3]) // 2]
     elif damage == "not json":
         lines[1] = "\x00\ud800 <script>"
-    if damage not in ("missing", "empty"):
+    elif damage == "not records":
+        lines[1:] = ["[1, 2]", '"text"', "null", '{"line": "2", "sku": "VF-0"}', "{}"]
+    elif damage == "records of another shape":
+        for at in range(1, len(lines)):
+            record = json.loads(lines[at])
+            record["draft"] = {"values": {"moq": "not a number", "category": []}}
+            record["translations"] = 7
+            lines[at] = json.dumps(record)
+    if damage == "not utf-8":
+        path.write_bytes(path.read_bytes().replace(b'"VF-2"', b'"VF-\xff\xfe"'))
+    elif damage not in ("missing", "empty"):
         path.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
     planned = _planned(monkeypatch)
     job = supplier.confirm(job, inline=True)
     assert (job.status, job.created_count, job.failed_count) == (ImportStatus.FINISHED, 5, 1)
     if damage == "cut short":
         assert planned == [3, 5, 6, 7]  # the refused row, and every row from the cut on
-    else:
+    else:  # every row (a byte not UTF-8 stops the reading from its decoder's read-ahead on)
         assert planned == [2, 3, 4, 5, 6, 7]
 
 

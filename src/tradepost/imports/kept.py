@@ -44,7 +44,8 @@ def _path(job: ImportJob) -> Path:
 
 
 def _by_id(value: Any) -> Any:
-    """A category among the row's fields, by its id (the draft says which it is)."""
+    """A model instance in a record, by its id (a draft's values hold the category by id
+    already: this is the guard for one that does not)."""
     if isinstance(value, Model):
         return value.pk
     raise TypeError(f"{type(value).__name__} is not kept")
@@ -136,11 +137,20 @@ class Kept:
         self._advance()
 
     def _advance(self) -> None:
-        line = self._file.readline() if self._file is not None else ""
+        """The next record; none from a line that is not one (a file cut short, damaged):
+        what follows is planned again."""
+        self._next = None
         try:
-            self._next = json.loads(line) if line else None
-        except ValueError:  # a file cut short: what follows is planned again
-            self._next = None
+            line = self._file.readline() if self._file is not None else ""
+            record = json.loads(line) if line else None
+        except ValueError:  # not UTF-8, not JSON
+            return
+        if (
+            isinstance(record, dict)
+            and type(record.get("line")) is int
+            and isinstance(record.get("sku"), str)
+        ):
+            self._next = record
 
     def upto(self, line: int) -> dict[int, dict[str, Any]]:
         found: dict[int, dict[str, Any]] = {}

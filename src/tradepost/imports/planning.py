@@ -181,6 +181,15 @@ class _Known:
     order: list[int]  # image ids by position
 
 
+def _category_of(record: Mapping[str, Any]) -> int | None:
+    """The category id of a kept new row's draft (None for any other record)."""
+    try:
+        pk = record["draft"]["values"]["category"]
+    except (KeyError, TypeError):
+        return None
+    return pk if type(pk) is int else None
+
+
 def state_of(product: Product) -> str:
     """A digest of what a row is compared with: the product's fields and its translations
     (prefetched). Equal digests, the same product as far as a row without pictures goes."""
@@ -253,12 +262,8 @@ class Planner:
 
     @staticmethod
     def _categories_of(kept: Mapping[int, Mapping[str, Any]]) -> dict[int, Category]:
-        ids = {
-            record["draft"]["values"].get("category")
-            for record in kept.values()
-            if "draft" in record
-        }
-        return Category.objects.in_bulk([pk for pk in ids if isinstance(pk, int)])
+        ids = [_category_of(record) for record in kept.values()]
+        return Category.objects.in_bulk({pk for pk in ids if pk is not None})
 
     def _restore(
         self,
@@ -270,6 +275,18 @@ class Planner:
         """The row as the check planned it — a new product, or a product it changes nothing
         of — or None when that no longer holds (a product has its SKU now, or another one; the
         product changed; the SKU is on an earlier row; the category changed)."""
+        try:
+            return self._restored(row, record, products, categories)
+        except (KeyError, TypeError, ValueError, ArithmeticError):  # a damaged record
+            return None
+
+    def _restored(
+        self,
+        row: Row,
+        record: Mapping[str, Any],
+        products: Mapping[str, Product],
+        categories: Mapping[int, Category],
+    ) -> RowPlan | None:
         sku = self.sku_of(row)
         if not sku or record["sku"] != sku or self.seen.get(sku, row.line) != row.line:
             return None

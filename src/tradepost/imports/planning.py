@@ -256,7 +256,12 @@ class Planner:
         plans = []
         for row in rows:
             record = kept.get(row.line) if kept else None
-            restored = self._restore(row, record, products, categories) if record else None
+            restored = None
+            if record:
+                try:
+                    restored = self._restore(row, record, products, categories)
+                except (KeyError, TypeError, ValueError, ArithmeticError):  # a damaged record
+                    restored = None
             plans.append(restored or self._plan(row, products, known))
         return plans
 
@@ -275,18 +280,6 @@ class Planner:
         """The row as the check planned it — a new product, or a product it changes nothing
         of — or None when that no longer holds (a product has its SKU now, or another one; the
         product changed; the SKU is on an earlier row; the category changed)."""
-        try:
-            return self._restored(row, record, products, categories)
-        except (KeyError, TypeError, ValueError, ArithmeticError):  # a damaged record
-            return None
-
-    def _restored(
-        self,
-        row: Row,
-        record: Mapping[str, Any],
-        products: Mapping[str, Product],
-        categories: Mapping[int, Category],
-    ) -> RowPlan | None:
         sku = self.sku_of(row)
         if not sku or record["sku"] != sku or self.seen.get(sku, row.line) != row.line:
             return None

@@ -6,28 +6,54 @@ BIN := $(VENV)/bin
 TP := $(BIN)/tradepost
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
-PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+BOOT_STAMP := $(VENV)/.installed-bootstrap
 PORT ?= 8000
 export PORT
+# uv installs exactly what a lock lists, hash-checked, whatever pip the interpreter ships.
+UV_PIP := $(BIN)/uv pip
+UV_ARGS := --quiet --python $(BIN)/python --require-hashes
+export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint install install-dev system-libs test-tools translations format migrations \
-	lock audit screenshots
+.PHONY: run test lint install install-dev install-rq install-bench system-libs test-tools \
+	translations format migrations lock audit screenshots
 
-# What the site needs (requirements.lock); the development tools (tests, lint, benchmarks) are
-# in requirements-dev.lock, which holds the same versions of the site's packages.
-$(STAMP): requirements.lock pyproject.toml
+# Nothing is resolved at install time (ADR 0030). The interpreter's own pip installs only the
+# installer, from requirements-bootstrap.lock (hash-checked, no dependencies); uv then makes
+# the venv hold exactly one lock (the site's packages, requirements.lock; the development tools
+# on top, requirements-dev.lock, at the very same versions), and the project itself, editable,
+# built with the bootstrap's setuptools.
+$(BOOT_STAMP): requirements-bootstrap.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(PIP) --require-hashes -r requirements.lock
-	$(PIP) --no-deps -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
+		--require-hashes -r requirements-bootstrap.lock
+	@touch $@
+
+define sync
+	$(UV_PIP) sync $(UV_ARGS) $(1) requirements-bootstrap.lock
+	$(UV_PIP) install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
+endef
+
+$(STAMP): $(BOOT_STAMP) requirements.lock pyproject.toml
+	$(call sync,requirements.lock)
+	@rm -f $(DEV_STAMP)
 	@touch $@
 
 $(DEV_STAMP): $(STAMP) requirements-dev.lock
-	$(PIP) --require-hashes -r requirements-dev.lock
+	$(call sync,requirements-dev.lock)
 	@touch $@
 
 install: $(STAMP)
 
 install-dev: $(DEV_STAMP)
+
+# The site with the RQ task queue (TRADEPOST_TASKS_BACKEND=rq; docs/deploy.md).
+install-rq: $(STAMP) requirements-rq.lock
+	$(call sync,requirements-rq.lock)
+	@rm -f $(DEV_STAMP)
+
+# The development tools and the load and fault benchmarks' (locust, psutil).
+install-bench: $(DEV_STAMP) requirements-bench.lock
+	$(call sync,requirements-bench.lock)
 
 translations: install
 	@$(TP) compiletranslations -v0
@@ -64,11 +90,16 @@ format: install-dev
 migrations: install
 	$(TP) makemigrations
 
-# Re-resolve both lock files after a change to pyproject.toml (needs uv: pip install uv).
-lock:
-	uv pip compile pyproject.toml --generate-hashes --python-version 3.11 -o requirements.lock
-	uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 \
-		-c requirements.lock -o requirements-dev.lock
+# Re-resolve the lock files after a change to pyproject.toml or requirements-bootstrap.in, with
+# the bootstrap's uv (run `make install` first). Each lock keeps the versions of the one before.
+LOCK := $(UV_PIP) compile --quiet --generate-hashes --python-version 3.11
+lock: $(BOOT_STAMP)
+	$(LOCK) requirements-bootstrap.in -o requirements-bootstrap.lock
+	$(LOCK) pyproject.toml -o requirements.lock
+	$(LOCK) pyproject.toml --extra rq -c requirements.lock -o requirements-rq.lock
+	$(LOCK) pyproject.toml --extra dev --extra rq -c requirements-rq.lock -o requirements-dev.lock
+	$(LOCK) pyproject.toml --extra dev --extra rq --extra bench -c requirements-dev.lock \
+		-o requirements-bench.lock
 
 # Lighthouse on the main pages of the served demo, three languages (bench/lighthouse_audit.py;
 # results in bench/results/lighthouse-*.md). Not in CI: about 20 s a page. npm ci installs the

@@ -5,7 +5,9 @@ API builds a page of hits without reversing URLs per hit."""
 from __future__ import annotations
 
 import gc
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -117,15 +119,23 @@ def test_a_page_of_hits_reverses_urls_once_not_per_hit(client, monkeypatch):
     assert all("/products/" in hit["url"] and hit["url"].endswith("/") for hit in body["items"])
 
 
-def test_each_server_has_its_own_control_socket(monkeypatch, settings, tmp_path):
+@pytest.fixture
+def short_home(settings) -> Iterator[Path]:
+    """A data folder whose path leaves room for a socket's name (a parallel test worker's
+    tmp_path may not: the next test is about such paths)."""
+    with tempfile.TemporaryDirectory(prefix="tp-") as folder:
+        settings.HOME = Path(folder)
+        yield Path(folder)
+
+
+def test_each_server_has_its_own_control_socket(monkeypatch, short_home):
     """gunicorn's control socket defaults to one path per user: two servers on one machine
     would share it. Each `tradepost serve` gets one in its data folder, named by its port."""
-    settings.HOME = tmp_path
     first = _gunicorn_argv(monkeypatch, "--port", "8101")
     second = _gunicorn_argv(monkeypatch, "--port", "8102")
     sockets = [argv[argv.index("--control-socket") + 1] for argv in (first, second)]
     assert sockets[0] != sockets[1]
-    assert all(path.startswith(str(tmp_path / "run")) for path in sockets)
+    assert all(path.startswith(str(short_home / "run")) for path in sockets)
     assert sockets[0].endswith("8101.ctl")
 
 

@@ -4,6 +4,8 @@ A separate data folder, a fixed key, tasks run in-process, no page cache and no 
 limits (the tests that check them turn them on), insight counts written at once, fast
 password hashing and static files served from the apps. The defaults go into the
 environment, so a server or command a test starts gets them too; a variable already set wins.
+Each parallel test worker (pytest-xdist) has a data folder of its own; pytest-django gives it
+a test database of its own.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 
 for _name, _value in {
-    "TRADEPOST_HOME": "var/test",
+    "TRADEPOST_HOME": f"var/test/{os.environ.get('PYTEST_XDIST_WORKER') or 'main'}",
     "SECRET_KEY": "tests-only-this-key-is-not-secret-0123456789abcdef",
     "TRADEPOST_TASKS_BACKEND": "immediate",
     "TRADEPOST_PAGE_CACHE_SECONDS": "0",

@@ -8,32 +8,17 @@ from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
-from django.db import transaction
-from django.test import Client, override_settings
+from django.test import Client
 
 from tests.badinput.web_cases import NEWCOMER, OPERATOR, OWNER, SHOWCASER
 from tests.badinput.world import World, build_world
-from tradepost.search import index, selectors
+from tests.built_once import built_once
 
 
 @pytest.fixture(scope="package")
 def world(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[World]:
-    folder = tmp_path_factory.mktemp("bad-input")
-    with (
-        django_db_blocker.unblock(),
-        override_settings(
-            MEDIA_ROOT=folder / "media",
-            TRADEPOST_PRIVATE_ROOT=folder / "private",
-            TRADEPOST_INDEX_DIR=folder / "index",
-        ),
-    ):
-        index.forget_indexes()
-        selectors.clear_caches()
-        with transaction.atomic():
-            yield build_world()
-            transaction.set_rollback(True)
-        index.forget_indexes()
-        selectors.clear_caches()
+    with built_once(django_db_blocker, tmp_path_factory.mktemp("bad-input")):
+        yield build_world()
 
 
 # The project's per-test media and search index folders (conftest.py), replaced by the

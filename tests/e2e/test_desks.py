@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from tests.e2e.page_checks import serious_violations
 from tests.e2e.people import log_in
-from tests.e2e.test_accessibility import serious_violations
 from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader

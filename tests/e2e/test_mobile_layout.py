@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.page_checks import serious_violations
 from tests.e2e.people import log_in
-from tests.e2e.test_accessibility import serious_violations
 from tests.factories.companies import make_trader
 from tests.factories.sourcing import make_quoted_request
 

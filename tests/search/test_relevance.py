@@ -38,9 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.db import transaction
-from django.test import override_settings
 
+from tests.built_once import built_once
 from tradepost.catalog.models import Product
 from tradepost.demo.generator import DEFAULT_SEED, build_plan
 from tradepost.demo.selectors import leaf_categories
@@ -253,29 +252,15 @@ def relevance_catalogue(
     django_db_setup, django_db_blocker, tmp_path_factory
 ) -> Iterator[RelevanceCatalogue]:
     root = tmp_path_factory.mktemp("relevance")
-    index_dir = root / "index"
-    with (
-        django_db_blocker.unblock(),
-        override_settings(MEDIA_ROOT=root / "media", TRADEPOST_INDEX_DIR=index_dir),
-    ):
-        # One outer transaction, rolled back at the end: the next module sees an empty
-        # database. The tests' own `db` transactions nest inside it as savepoints.
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            demo_load(seed=DEFAULT_SEED, companies=DEMO_COMPANIES, products=DEMO_PRODUCTS)
-            index.forget_indexes()
-            selectors.clear_caches()
-            rebuild_now(threads=1)
-            listings = catalogue_listings(
-                seed=DEFAULT_SEED, companies=DEMO_COMPANIES, products=DEMO_PRODUCTS
-            )
-            yield RelevanceCatalogue(index_dir=index_dir, listings=listings)
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
-            index.forget_indexes()
-            selectors.clear_caches()
+    with built_once(django_db_blocker, root):
+        demo_load(seed=DEFAULT_SEED, companies=DEMO_COMPANIES, products=DEMO_PRODUCTS)
+        index.forget_indexes()
+        selectors.clear_caches()
+        rebuild_now(threads=1)
+        listings = catalogue_listings(
+            seed=DEFAULT_SEED, companies=DEMO_COMPANIES, products=DEMO_PRODUCTS
+        )
+        yield RelevanceCatalogue(index_dir=root / "index", listings=listings)
 
 
 @pytest.fixture(autouse=True)

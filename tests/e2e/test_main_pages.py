@@ -1,0 +1,61 @@
+"""Every page the e2e journeys reach, in each of the three languages, checked in Chromium for
+what tests/e2e/page_checks.py describes: no serious accessibility violation (axe-core), no
+page wider than the screen at 1366 and at 390 px, and, on a Chinese page, no English interface
+string. One market and one visit of each page at each width serve all three checks (they were
+three tests that each built the market and visited every page again); the failure report
+names each check's findings apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.main_pages import LANGUAGES, PHONE, WIDE, build_market, visit_all
+from tests.e2e.page_checks import (
+    INTERFACE_TEXT,
+    OVERFLOW,
+    STICKING_OUT,
+    english_words,
+    serious_violations,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_main_pages_are_accessible_fit_the_screen_and_speak_the_language(
+    live_server, browser, reference_data, language
+):
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    market = build_market()
+    chinese = language.startswith("zh")
+    found: dict[str, dict[str, str]] = {
+        "axe-core found serious or critical violations": {},
+        "wider than the screen": {},
+        "English on a Chinese page": {},
+    }
+    accessibility, overflowing, english = found.values()
+    for viewport in (WIDE, PHONE):
+        visited = 0
+        for where, page in visit_all(browser, live_server.url, market, language, viewport):
+            visited += 1
+            if (overflow := page.evaluate(OVERFLOW)) > 0:
+                overflowing[f"{where} at {viewport['width']}px"] = (
+                    f"{overflow}px too wide: {page.evaluate(STICKING_OUT)}"
+                )
+            if viewport is PHONE:
+                continue
+            assert page.locator("html").get_attribute("lang") == language
+            if lines := serious_violations(axe.run(page).response):
+                accessibility[where] = "\n  ".join(lines)
+            texts = page.evaluate(INTERFACE_TEXT) if chinese else []
+            if shown := sorted({text for text in texts if english_words(text)}):
+                english[where] = str(shown)
+        assert visited == len(market.pages)
+    report = "\n".join(
+        f"{check}:\n" + "\n".join(f"  {where}: {what}" for where, what in findings.items())
+        for check, findings in found.items()
+        if findings
+    )
+    assert not report, report

@@ -63,19 +63,23 @@ translations: install
 system-libs:
 	@bash scripts/install-system-libs.sh
 
-run: system-libs install translations
-	@$(TP) migrate --noinput -v0
-	@$(TP) collectstatic --noinput -v0
-	@$(TP) demo --if-empty
-	$(TP) serve --port $(PORT)
+# Each step timed (scripts/run.sh): system packages, venv and install, translations, migrate,
+# collectstatic, the demo when the database is empty, then serve; once the first page answers
+# and the search index is built, the steps' seconds and the total are printed.
+run:
+	@bash scripts/run.sh
 
 # Debian's Chromium (browser tests) and nginx (the deploy configuration's test); installed
 # when missing (needs root or sudo).
 test-tools:
 	@bash scripts/install-test-tools.sh
 
+# In parallel, one worker per core (pytest-xdist; TEST_WORKERS=0 runs in this process), in a
+# random order (pytest-randomly prints its seed; PYTEST_ARGS="-p randomly -p no:randomly" or
+# "-p randomly --randomly-seed=N" repeats an order: docs/operations.md, "Tests").
+TEST_WORKERS ?= auto
 test: install-dev translations system-libs test-tools
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check src tests bench scripts conftest.py

@@ -52,11 +52,21 @@ def _default_language():
 
 
 def pytest_sessionstart(session):
+    from django.apps import apps
     from django.conf import settings
+    from django.db.models.signals import post_migrate
 
+    from tests.reference_data import restore_reference_data
     from tradepost.config.home import prepare_home
 
     prepare_home()  # the data folder, as the tradepost command makes it before Django starts
+    # A transactional test's flush empties the tables the migrations filled; Django sends
+    # post_migrate after it (once per app: the catalogue's is enough).
+    post_migrate.connect(
+        restore_reference_data,
+        sender=apps.get_app_config("catalog"),
+        dispatch_uid="tests.restore_reference_data",
+    )
 
     engine = settings.DATABASES["default"]["ENGINE"]
     if os.environ.get("TRADEPOST_REQUIRE_POSTGRES") and "postgresql" not in engine:

@@ -1,8 +1,9 @@
 """The Redis profile (REDIS_URL set): the cache, the sessions' cache, login failures and the
 account rate limits move to Redis; queued tasks stay in the database unless RQ is chosen
 (TRADEPOST_TASKS_BACKEND=rq). Checked in a separate
-process against the Redis server the machine runs (127.0.0.1:6379, a database of its own);
-in CI a missing Redis fails these tests instead of skipping them."""
+process against the Redis server the machine runs (127.0.0.1:6379, a database of its own for
+each parallel test worker: 14, 13, …); in CI a missing Redis fails these tests instead of
+skipping them."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import textwrap
 
 import pytest
 
-REDIS_DB = 14
+# pytest-xdist names its workers gw0, gw1, …; each flushes only its own database.
+REDIS_DB = 14 - int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")) % 14
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
 
 
@@ -81,6 +83,26 @@ def test_redis_url_moves_cache_sessions_and_limits_to_redis(redis_env):
         "limits": "cache",
         "tasks": "django_tasks_db.DatabaseBackend",
     }
+
+
+def test_rq_without_its_extra_stops_the_start_with_how_to_install_it(redis_env):
+    """The RQ queue is an extra (`make install-rq`); a site asked for it without its packages
+    says so instead of failing to import them."""
+    env = {**redis_env, "TRADEPOST_TASKS_BACKEND": "rq"}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.modules['django_tasks_rq'] = None; import django; django.setup()",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr
+    assert "make install-rq" in done.stderr
 
 
 def test_rq_is_chosen_by_name_and_uses_the_same_redis(redis_env):

@@ -7,6 +7,7 @@ import os
 import pytest
 
 from tests.e2e.chromium import CHROMIUM_ARGS, chromium_path
+from tests.reference_data import restore_reference_data
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
 # (fixtures, assertions) are still synchronous, so Django's async guard is lifted here only.
@@ -63,23 +64,9 @@ def page(browser):
 
 @pytest.fixture
 def reference_data(transactional_db):
-    """The shipped category tree, HS codes, reference exchange rates and default plans.
-
-    The data migrations load them, but a transactional test that ran earlier in the session
-    may have flushed the tables (without the rates, no listing has a dollar price and the
-    price facets are empty); loading is idempotent.
-    """
-    from tradepost.catalog.reference_data import load_reference_data
-    from tradepost.membership.defaults import install_default_plans
-    from tradepost.membership.models import Plan
-    from tradepost.money.models import ExchangeRate
-    from tradepost.money.rates import forget_rates
-    from tradepost.money.reference import seed_rates
-
-    load_reference_data()
-    seed_rates(ExchangeRate)
-    forget_rates()
-    install_default_plans(Plan)
+    """The shipped category tree, HS codes, reference exchange rates and default plans, as the
+    migrations load them (tests/reference_data.py)."""
+    restore_reference_data()
 
 
 @pytest.fixture

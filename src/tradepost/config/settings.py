@@ -23,10 +23,12 @@ Importing settings writes nothing: the data folder and the secret key file are m
 
 from __future__ import annotations
 
+import importlib.util
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from environs import Env
 
@@ -420,6 +422,12 @@ TASKS = {
     }
 }
 if TASKS_BACKEND_NAME == "rq":
+    # An extra of its own (`make install-rq`, requirements-rq.lock; ADR 0030).
+    if importlib.util.find_spec("django_tasks_rq") is None:
+        raise ImproperlyConfigured(
+            "TRADEPOST_TASKS_BACKEND=rq needs the RQ queue's packages: run `make install-rq` "
+            "(docs/deploy.md), or leave the variable unset for the database queue."
+        )
     INSTALLED_APPS.append("django_rq")
     RQ_QUEUES = {"default": {"URL": REDIS_URL or "redis://127.0.0.1:6379/0"}}
 

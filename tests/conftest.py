@@ -3,8 +3,10 @@ are the root conftest's)."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from tests.factories.companies import Cast, make_cast
 from tests.factories.search import Catalogue, build_catalogue, make_board
 from tests.mail import CollectingHandler
 from tests.network import free_port
+from tests.processes import migrated_database, migrated_home
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.models import Product
 from tradepost.sourcing.matching import _local_terms
@@ -27,6 +30,22 @@ from tradepost.sourcing.matching import _local_terms
 def media_root(_isolated_media, settings):
     """This test's own media folder."""
     return settings.MEDIA_ROOT
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A migrated SQLite database for the tests that run real processes, made once for the
+    whole run (the folder above a parallel worker's temporary folder is this run's, shared)."""
+    folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = folder.parent
+    return migrated_database(folder)
+
+
+@pytest.fixture
+def process_home(tmp_path, migrated_sqlite) -> Path:
+    """This test's installation folder (tests/processes.py), its database migrated."""
+    return migrated_home(tmp_path, migrated_sqlite)
 
 
 @pytest.fixture

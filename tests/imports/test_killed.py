@@ -19,8 +19,6 @@ ROWS = 3_000  # six chunks of 500 (`running.WRITE_CHUNK`): killed after the firs
 SETUP = """
 import django, sys
 django.setup()
-from django.core.management import call_command
-call_command("migrate", verbosity=0)
 from tests.factories.companies import make_trader
 from tests.factories.imports import csv_bytes, product_rows, table
 owner, company = make_trader(legal_name="Killed Import Works", slug="killed-import-works")
@@ -58,15 +56,15 @@ def _products(database: Path) -> int:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_kill_9_mid_import_leaves_no_partial_product_and_a_rerun_completes_it(tmp_path):
-    env = process_env(tmp_path)
-    sheet = tmp_path / "catalogue.csv"
+def test_kill_9_mid_import_leaves_no_partial_product_and_a_rerun_completes_it(process_home):
+    env = process_env(process_home)
+    sheet = process_home / "catalogue.csv"
     setup = run_python(SETUP.format(rows=ROWS), env, str(sheet))
     assert setup.returncode == 0, setup.stderr
     arguments = [str(sheet), "--company", "killed-import-works", "--mode", "valid", "--no-progress"]
 
     importing = start_cli(env, "import-products", *arguments)
-    database = tmp_path / "tradepost.sqlite3"
+    database = process_home / "tradepost.sqlite3"
     # Killed once a chunk is committed, with most of the file to go.
     kill_9_once(
         importing,

@@ -14,8 +14,6 @@ from tests.processes import process_env, run_python
 SETUP = """
 import django
 django.setup()
-from django.core.management import call_command
-call_command("migrate", verbosity=0)
 from django.db import transaction
 from tests.factories.catalog import make_product
 from tradepost.catalog.models import ProductStatus
@@ -75,8 +73,8 @@ def run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_sigkill_between_commit_and_position_write_converges(tmp_path):
-    env = process_env(tmp_path)
+def test_sigkill_between_commit_and_position_write_converges(process_home):
+    env = process_env(process_home)
     setup = run(SETUP, env)
     assert setup.returncode == 0, setup.stderr
 

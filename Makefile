@@ -75,8 +75,8 @@ test-tools:
 	@bash scripts/install-test-tools.sh
 
 # In parallel, one worker per core (pytest-xdist; TEST_WORKERS=0 runs in this process), in a
-# random order (pytest-randomly prints its seed; PYTEST_ARGS="-p randomly -p no:randomly" or
-# "-p randomly --randomly-seed=N" repeats an order: docs/operations.md, "Tests").
+# random order (pytest-randomly prints its seed; PYTEST_ARGS="-p randomly --randomly-seed=N"
+# repeats an order, "-p no:randomly" keeps the files' order: docs/operations.md, "Tests").
 TEST_WORKERS ?= auto
 test: install-dev translations system-libs test-tools
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)

@@ -49,7 +49,12 @@ PROFILES = {
 }
 
 #: Limits raised for the run (they are per person; the benchmark has a few dozen people).
+#: What a server started by a benchmark is set to: the site's own limits out of the way (the
+#: API's per-minute limits off), so that every answer that is not a success is a failure the
+#: benchmark reports and stops on, never a limit counted as one (#25).
 RAISED_LIMITS = {
+    "TRADEPOST_API_READS_PER_MINUTE": "0",
+    "TRADEPOST_API_WRITES_PER_MINUTE": "0",
     "TRADEPOST_INQUIRIES_PER_HOUR": "1000000",
     "TRADEPOST_MESSAGES_PER_HOUR": "1000000",
     "TRADEPOST_MONTHLY_QUOTE_QUOTA": "1000000",

@@ -34,12 +34,15 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+from bench.load_bench import RAISED_LIMITS
 
 BENCH_DIR = Path(__file__).resolve().parent
 QUERIES_FILE = BENCH_DIR / "search_queries.json"
@@ -523,6 +526,8 @@ class LoadResult:
     errors: int
     seconds: float
     samples: list[float]
+    #: How many answers were not a 200, by status ("no answer" when the request failed).
+    failures: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -541,6 +546,7 @@ def load(
     lock = threading.Lock()
     samples: list[float] = []
     state = {"sent": 0, "errors": 0}
+    failures: Counter[str] = Counter()
     deadline = time.perf_counter() + seconds
 
     def client(number: int) -> None:
@@ -558,9 +564,9 @@ def load(
                 connection.request("GET", path)
                 response = connection.getresponse()
                 response.read()
-                ok = response.status == 200
+                ok, status = response.status == 200, str(response.status)
             except (OSError, http.client.HTTPException):
-                ok = False
+                ok, status = False, "no answer"
                 connection.close()
                 connection = http.client.HTTPConnection(host, port, timeout=30)
             elapsed = (time.perf_counter() - started) * 1000
@@ -569,6 +575,7 @@ def load(
                     samples.append(elapsed)
                 else:
                     state["errors"] += 1
+                    failures[status] += 1
         connection.close()
 
     started = time.perf_counter()
@@ -577,7 +584,9 @@ def load(
         thread.start()
     for thread in threads:
         thread.join()
-    return LoadResult(len(samples), state["errors"], time.perf_counter() - started, samples)
+    return LoadResult(
+        len(samples), state["errors"], time.perf_counter() - started, samples, dict(failures)
+    )
 
 
 SEARCH_ENDPOINTS = (
@@ -598,7 +607,7 @@ def run_http(
     """Serve the bench home with `tradepost serve --no-worker` on a free loopback port and
     load the search endpoint and /healthz in turn; stop the server."""
     host, port = "127.0.0.1", free_port()
-    env = {**os.environ, "TRADEPOST_HOME": str(home)}
+    env = {**os.environ, **RAISED_LIMITS, "TRADEPOST_HOME": str(home)}
     executable = Path(sys.executable).with_name("tradepost")
     server = subprocess.Popen(
         [str(executable), "serve", "--no-worker", "--host", host, "--port", str(port)],
@@ -637,6 +646,14 @@ def run_http(
         health = load(
             host, port, ["/healthz"], clients=clients, seconds=seconds, max_requests=max_requests
         )
+        for name, measured in (("search", search), ("/healthz", health)):
+            if measured.errors:
+                # A throughput with refusals in it measures the refusals: none is reported.
+                return {
+                    "error": f"{measured.errors} of {measured.requests + measured.errors} "
+                    f"{name} requests were not answered 200 ({measured.failures}): no "
+                    "throughput is reported"
+                }
         gunicorn = [pid for pid in _descendants(server.pid) if "gunicorn" in _cmdline(pid)]
         masters = set(_children(server.pid))
         rss = {f"{'master' if pid in masters else 'worker'} {pid}": rss_mb(pid) for pid in gunicorn}

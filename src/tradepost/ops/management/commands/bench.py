@@ -179,6 +179,9 @@ class Command(BaseCommand):
         json_path, latest = bench.write_report(report, options["results_dir"] or bench.RESULTS_DIR)
         self.stdout.write(bench.markdown(report))
         self.stdout.write(f"Written {json_path} and {latest}")
+        web = report.get("http") or {}
+        if web.get("error") and not web["error"].startswith("skipped"):
+            raise CommandError(f"HTTP: {web['error']}")
 
     def _catalogue(self, options: dict[str, Any], workers: int) -> dict[str, Any]:
         """The published products to search: generated into an empty database, or those
@@ -256,6 +259,10 @@ class Command(BaseCommand):
             log=self.say,
         )
         self.stdout.write(bench.markdown(results, "this machine"))
+        failed = {r["profile"]: r["total"]["failures"] for r in results if r["total"]["failures"]}
+        if failed:
+            # A throughput with failed requests in it is not a measurement (#25).
+            raise CommandError(f"Requests failed under load (by profile): {failed}")
 
     def hydration(self) -> None:
         """Results pages built by hand against the ORM reference, on the catalogue in

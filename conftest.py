@@ -1,6 +1,7 @@
 """Project-wide pytest set-up: isolated media folder per test, database checks."""
 
 import os
+import signal
 
 import pytest
 
@@ -49,6 +50,17 @@ def _default_language():
     translation.activate("en")
     yield
     translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    """A test that runs the server's or the worker's code in this process leaves their SIGTERM
+    and SIGINT handlers behind; the next test finds this process's own again."""
+    saved = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGINT)}
+    yield
+    for number, handler in saved.items():
+        if signal.getsignal(number) is not handler:
+            signal.signal(number, handler)
 
 
 def pytest_sessionstart(session):

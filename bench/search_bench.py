@@ -23,7 +23,6 @@ import contextlib
 import http.client
 import json
 import math
-import multiprocessing
 import os
 import platform
 import signal
@@ -43,6 +42,7 @@ from typing import Any
 from urllib.parse import quote
 
 from bench.load_bench import RAISED_LIMITS
+from tradepost.core.forking import forked_pool
 
 BENCH_DIR = Path(__file__).resolve().parent
 QUERIES_FILE = BENCH_DIR / "search_queries.json"
@@ -308,8 +308,7 @@ def build_fts(
             insert(*_fts_rows(bounds))
     else:
         connections.close_all()
-        context = multiprocessing.get_context("fork")
-        with context.Pool(workers, initializer=_fts_start) as pool:
+        with forked_pool(workers, initializer=_fts_start) as pool:
             for docs, meta in pool.imap(_fts_rows, ranges):
                 insert(docs, meta)
     db.commit()

@@ -26,7 +26,6 @@ The output is deterministic for a seed and a starting database.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import random
 import time
@@ -47,6 +46,7 @@ from tradepost.accounts.models import User
 from tradepost.catalog.models import Product, ProductImage, ProductStatus, ProductTranslation
 from tradepost.companies.models import Company, Membership, Role
 from tradepost.core.database import refresh_planner_statistics
+from tradepost.core.forking import forked_pool
 from tradepost.demo.errors import DemoError, DemoErrorCode
 from tradepost.demo.generator import (
     CHINESE_PRODUCT_SHARE,
@@ -479,8 +479,7 @@ def _planned(units: list[_Unit], workers: int) -> Iterator[_Rows]:
         for unit in units:
             yield _plan_unit(unit)
         return
-    context = multiprocessing.get_context("fork")
-    with context.Pool(min(workers, len(units))) as pool:
+    with forked_pool(min(workers, len(units))) as pool:
         yield from pool.imap(_plan_unit, units)
 
 

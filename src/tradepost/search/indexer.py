@@ -18,7 +18,6 @@ what is pending, prune applied rows after a retention period, stop when asked.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -31,6 +30,7 @@ from django.db import close_old_connections, connection, connections
 from django.db.models import Max, Min
 from django.utils import timezone
 
+from tradepost.core.forking import forked_pool
 from tradepost.money.rates import refresh_rates
 from tradepost.search import documents
 from tradepost.search.documents import CategoryTree
@@ -361,9 +361,8 @@ def rebuild_now(
     # Fork the analysis processes before the index writer starts its threads, and without
     # an open database connection to share.
     connections.close_all()
-    context = multiprocessing.get_context("fork")
     with (
-        context.Pool(workers, initializer=_pool_start) as pool,
+        forked_pool(workers, initializer=_pool_start) as pool,
         index_writer(heap_bytes=heap_bytes, threads=threads) as writer,
     ):
         return rebuild(writer, on_progress=on_progress, pool=pool)

@@ -53,4 +53,3 @@ def test_the_initializer_runs_in_each_process(handled_signals):
     with forked_pool(1, initializer=_ready) as pool:
         assert pool.apply(_was_initialised) is True
     assert _initialised is False  # in the children only
-

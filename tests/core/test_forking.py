@@ -49,6 +49,21 @@ def test_the_pool_processes_have_the_default_signal_behaviour(handled_signals):
         assert set(pool.map(_defaults, range(4))) == {(True, True)}
 
 
+def _blocked(_: int) -> set[signal.Signals]:
+    return signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def test_the_signals_are_blocked_only_until_a_process_has_its_defaults(handled_signals):
+    """The SIGTERM of `Pool.terminate` may reach a process before it has put the default
+    behaviour back: it is blocked from the fork until then (and then ends the process), and
+    neither the parent nor a started process keeps it blocked."""
+    before = _blocked(0)
+    with forked_pool(2) as pool:
+        assert _blocked(0) == before
+        assert pool.map(_blocked, range(4)) == [before] * 4
+    assert signal.SIGTERM not in before
+
+
 def test_the_initializer_runs_in_each_process(handled_signals):
     with forked_pool(1, initializer=_ready) as pool:
         assert pool.apply(_was_initialised) is True

@@ -36,16 +36,18 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from datasketch import MinHash
 from django.conf import settings
 from django.db import connection, transaction
 
 from tradepost.core.database import insert_rows
 from tradepost.search.analysis import analyze_fields, normalize
 from tradepost.search.models import ListingFingerprint, ListingFingerprintBand
+
+if TYPE_CHECKING:
+    from datasketch import MinHash
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -167,7 +169,10 @@ _local = threading.local()
 
 def _minhash(scheme: Scheme) -> MinHash:
     """An empty `MinHash` of the scheme: one per thread, cleared for each use (building one
-    draws its permutations again)."""
+    draws its permutations again). datasketch is imported here, on first use: its package
+    imports SciPy (0.4 s), which every process start would otherwise pay."""
+    from datasketch import MinHash
+
     cached = getattr(_local, "minhashes", None)
     if cached is None:
         cached = _local.minhashes = {}

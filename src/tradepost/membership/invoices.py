@@ -8,17 +8,18 @@ the network, Chinese drawn with the system's Noto Sans CJK. Call these with an i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
-from weasyprint import Document
 
 from tradepost.core.countries import country_name
 from tradepost.core.languages import normalise_ui_language
-from tradepost.core.pdf import render_pdf
 from tradepost.membership.models import Invoice
 from tradepost.membership.payments import provider
+
+if TYPE_CHECKING:
+    from weasyprint import Document
 
 PDF_TEMPLATE = "membership/invoice_pdf.html"
 
@@ -68,7 +69,11 @@ def invoice_html(invoice: Invoice, *, language: str) -> str:
 
 
 def invoice_document(invoice: Invoice, *, language: str) -> Document:
-    """The invoice laid out in pages (WeasyPrint's document, before it is written)."""
+    """The invoice laid out in pages (WeasyPrint's document, before it is written). WeasyPrint
+    is imported here, when a PDF is drawn: importing it takes a process 0.8 s, which every
+    start that loads the URLs (each command's checks, each web worker) would pay."""
+    from tradepost.core.pdf import render_pdf
+
     return render_pdf(invoice_html(invoice, language=language))
 
 

@@ -1,8 +1,8 @@
 """The Redis profile (REDIS_URL set): the cache, the sessions' cache, login failures and the
 account rate limits move to Redis; queued tasks stay in the database unless RQ is chosen
-(TRADEPOST_TASKS_BACKEND=rq). Checked in a separate
-process against the Redis server the machine runs (127.0.0.1:6379, a database of its own for
-each parallel test worker: 14, 13, …); in CI a missing Redis fails these tests instead of
+(TRADEPOST_TASKS_BACKEND=rq). Checked in a separate process against the Redis server the
+machine runs (127.0.0.1:6379, a database of its own for each parallel test worker: 14, 13, …
+on SQLite, 7, 6, … on PostgreSQL); in CI a missing Redis fails these tests instead of
 skipping them."""
 
 from __future__ import annotations
@@ -15,9 +15,12 @@ import sys
 import textwrap
 
 import pytest
+from django.db import connection
 
-# pytest-xdist names its workers gw0, gw1, …; each flushes only its own database.
-REDIS_DB = 14 - int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")) % 14
+# pytest-xdist names its workers gw0, gw1, …; each flushes only its own database: 14 to 8 for
+# a run on SQLite, 7 to 1 for one on PostgreSQL (CI runs both at once).
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")) % 7
+REDIS_DB = 14 - _WORKER - (7 if connection.vendor == "postgresql" else 0)
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
 
 

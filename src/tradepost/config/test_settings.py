@@ -4,16 +4,24 @@ A separate data folder, a fixed key, tasks run in-process, no page cache and no 
 limits (the tests that check them turn them on), insight counts written at once, fast
 password hashing and static files served from the apps. The defaults go into the
 environment, so a server or command a test starts gets them too; a variable already set wins.
-Each parallel test worker (pytest-xdist) has a data folder of its own; pytest-django gives it
-a test database of its own.
+Each parallel test worker (pytest-xdist) has a data folder of its own, apart for a run on
+SQLite and one on PostgreSQL (CI runs both at once); pytest-django gives it a test database of
+its own.
 """
 
 from __future__ import annotations
 
 import os
 
+_DATABASE_KIND = (
+    "postgres"
+    if os.environ.get("DATABASE_URL", "").startswith(("postgres:", "postgresql:", "pgsql:"))
+    else "sqlite"
+)
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER") or "main"
+
 for _name, _value in {
-    "TRADEPOST_HOME": f"var/test/{os.environ.get('PYTEST_XDIST_WORKER') or 'main'}",
+    "TRADEPOST_HOME": f"var/test/{_DATABASE_KIND}/{_WORKER}",
     "SECRET_KEY": "tests-only-this-key-is-not-secret-0123456789abcdef",
     "TRADEPOST_TASKS_BACKEND": "immediate",
     "TRADEPOST_PAGE_CACHE_SECONDS": "0",

@@ -18,7 +18,7 @@ import pytest
 from django.db import connection
 
 # pytest-xdist names its workers gw0, gw1, …; each flushes only its own database: 14 to 8 for
-# a run on SQLite, 7 to 1 for one on PostgreSQL (CI runs both at once).
+# a run on SQLite, 7 to 1 for one on PostgreSQL (the two may run at once on one machine).
 _WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")) % 7
 REDIS_DB = 14 - _WORKER - (7 if connection.vendor == "postgresql" else 0)
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"

@@ -5,8 +5,8 @@ limits (the tests that check them turn them on), insight counts written at once,
 password hashing and static files served from the apps. The defaults go into the
 environment, so a server or command a test starts gets them too; a variable already set wins.
 Each parallel test worker (pytest-xdist) has a data folder of its own, apart for a run on
-SQLite and one on PostgreSQL (CI runs both at once); pytest-django gives it a test database of
-its own.
+SQLite and one on PostgreSQL (the two may run at once on one machine); pytest-django gives it a
+test database of its own.
 """
 
 from __future__ import annotations

@@ -274,23 +274,44 @@ def _catalogue() -> bytes:
     return imports.csv_bytes(imports.table(rows, language="zh-hans"))
 
 
-def visit_all(browser, base: str, market: Market, language: str, viewport: dict | None = None):
-    """Opens every main page in `language`, each person in their own context (a 1366×800
-    screen unless `viewport` says otherwise); yields (page name, Playwright page) once each
-    page has loaded."""
+def visit_all(browser, base: str, market: Market, language: str):
+    """Opens every main page in `language` on a 1366×800 screen, each person in their own
+    context; yields (page name, Playwright page) once each page has loaded. The page is the
+    caller's until the next one is opened (which restores the wide screen first)."""
     by_person: dict[str, list[MainPage]] = {}
     for main_page in market.pages:
         by_person.setdefault(main_page.who, []).append(main_page)
     for who, pages in by_person.items():
-        context = browser.new_context(locale="en-US", viewport=viewport or WIDE)
+        context = browser.new_context(locale="en-US", viewport=WIDE)
         context.set_default_timeout(15_000)
         try:
             page = context.new_page()
             if who != "visitor":
                 log_in(page, base, market.people[who])
             for main_page in pages:
+                page.set_viewport_size(WIDE)
                 response = page.goto(f"{base}/{language}{main_page.path}")
                 assert response is not None and response.ok, (main_page, response)
                 yield f"{language}{main_page.path} ({main_page.name}, {who})", page
         finally:
             context.close()
+
+
+#: What the site's script decides from the screen's width when a page loads (site.js: the
+#: search filters, `details[data-open-wide]`, open from 900 px), decided again after the
+#: screen was resized; then two animation frames, in which the charts (Chart.js) follow
+#: their boxes' new size.
+AS_LOADED_AT_THIS_WIDTH = """() => new Promise((done) => {
+  const wide = window.matchMedia('(min-width: 900px)').matches;
+  document.querySelectorAll('details[data-open-wide]').forEach((details) => {
+    details.open = wide;
+  });
+  requestAnimationFrame(() => requestAnimationFrame(() => done()));
+})"""
+
+
+def resize(page, viewport: dict) -> None:
+    """The loaded page on a screen of `viewport`'s size, laid out as if it had loaded there:
+    one visit serves the checks at both widths."""
+    page.set_viewport_size(viewport)
+    page.evaluate(AS_LOADED_AT_THIS_WIDTH)

@@ -1,15 +1,15 @@
 """Every page the e2e journeys reach, in each of the three languages, checked in Chromium for
 what tests/e2e/page_checks.py describes: no serious accessibility violation (axe-core), no
 page wider than the screen at 1366 and at 390 px, and, on a Chinese page, no English interface
-string. One market and one visit of each page at each width serve all three checks (they were
-three tests that each built the market and visited every page again); the failure report
-names each check's findings apart."""
+string. One market and one visit of each page serve all three checks: the page loads at 1366 px,
+is checked there, then resized to 390 px and checked again (tests/e2e/main_pages.py, `resize`).
+The failure report names each check's findings apart."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.e2e.main_pages import LANGUAGES, PHONE, WIDE, build_market, visit_all
+from tests.e2e.main_pages import LANGUAGES, PHONE, WIDE, build_market, resize, visit_all
 from tests.e2e.page_checks import (
     INTERFACE_TEXT,
     OVERFLOW,
@@ -36,23 +36,23 @@ def test_main_pages_are_accessible_fit_the_screen_and_speak_the_language(
         "English on a Chinese page": {},
     }
     accessibility, overflowing, english = found.values()
-    for viewport in (WIDE, PHONE):
-        visited = 0
-        for where, page in visit_all(browser, live_server.url, market, language, viewport):
-            visited += 1
+    visited = 0
+    for where, page in visit_all(browser, live_server.url, market, language):
+        visited += 1
+        assert page.locator("html").get_attribute("lang") == language
+        if lines := serious_violations(axe.run(page).response):
+            accessibility[where] = "\n  ".join(lines)
+        texts = page.evaluate(INTERFACE_TEXT) if chinese else []
+        if shown := sorted({text for text in texts if english_words(text)}):
+            english[where] = str(shown)
+        for viewport in (WIDE, PHONE):
+            resize(page, viewport)
+            assert page.evaluate("innerWidth") == viewport["width"]
             if (overflow := page.evaluate(OVERFLOW)) > 0:
                 overflowing[f"{where} at {viewport['width']}px"] = (
                     f"{overflow}px too wide: {page.evaluate(STICKING_OUT)}"
                 )
-            if viewport is PHONE:
-                continue
-            assert page.locator("html").get_attribute("lang") == language
-            if lines := serious_violations(axe.run(page).response):
-                accessibility[where] = "\n  ".join(lines)
-            texts = page.evaluate(INTERFACE_TEXT) if chinese else []
-            if shown := sorted({text for text in texts if english_words(text)}):
-                english[where] = str(shown)
-        assert visited == len(market.pages)
+    assert visited == len(market.pages)
     report = "\n".join(
         f"{check}:\n" + "\n".join(f"  {where}: {what}" for where, what in findings.items())
         for check, findings in found.items()

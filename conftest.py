@@ -63,6 +63,20 @@ def _signal_handlers_restored():
             signal.signal(number, handler)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """The browser tests and the slow ones first, in the random order pytest-randomly gave
+    them (both its hook and pytest-django's, which puts transactional tests after the others,
+    run before this one). Last, they left one worker to finish the run alone; first, the other
+    worker takes over the short tests meanwhile (pytest-xdist's worksteal gives each worker a
+    contiguous share and steals from the end of it)."""
+
+    def light(item: pytest.Item) -> bool:
+        return item.get_closest_marker("e2e") is None and item.get_closest_marker("slow") is None
+
+    items.sort(key=light)
+
+
 def pytest_sessionstart(session):
     from django.apps import apps
     from django.conf import settings
@@ -81,7 +95,30 @@ def pytest_sessionstart(session):
     )
 
     engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" in engine:
+        _flush_by_delete()
     if os.environ.get("TRADEPOST_REQUIRE_POSTGRES") and "postgresql" not in engine:
         raise pytest.UsageError(
             "TRADEPOST_REQUIRE_POSTGRES is set but DATABASE_URL is not PostgreSQL"
         )
+
+
+def _flush_by_delete() -> None:
+    """A transactional test's flush empties the tables with one DELETE each, in one
+    transaction (PostgreSQL checks Django's foreign keys at its commit), instead of Django's
+    one TRUNCATE of every table: on tables this small, 0.08 s against 0.47 s a flush (62
+    tables), paid by every transactional test. A flush that resets sequences or cascades is
+    Django's own."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        delete = style.SQL_KEYWORD("DELETE FROM")
+        return [f"{delete} {style.SQL_FIELD(self.quote_name(table))};" for table in tables]
+
+    DatabaseOperations.sql_flush = sql_flush

@@ -1,9 +1,11 @@
 """The data the migrations load (the category tree, HS codes, reference exchange rates and the
 default plans), loaded again after a transactional test's flush emptied every table.
 
-Django sends `post_migrate` after such a flush (not after a serialized rollback, which restores
-the rows itself); the suite connects `restore_reference_data` to it (conftest.py), so a test
-never depends on whether a transactional test ran before it. Loading is idempotent."""
+Django sends `post_migrate` after such a flush; the suite connects `restore_reference_data` to
+it (conftest.py), so a test never depends on whether a transactional test ran before it.
+Loading is idempotent. No test uses `serialized_rollback`: after one, Django sends no
+`post_migrate` and leaves the tables empty for the tests after it (and its set-up deserializes
+the whole migrated database, object by object)."""
 
 from __future__ import annotations
 

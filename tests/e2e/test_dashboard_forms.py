@@ -17,7 +17,7 @@ from tests.factories.sourcing import make_request
 from tradepost.catalog.models import Product
 from tradepost.sourcing.models import Quotation
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_supplier_picks_the_category_by_typing_and_fixes_errors_from_the_summary(

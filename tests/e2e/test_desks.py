@@ -15,7 +15,7 @@ from tests.factories.catalog import make_product
 from tests.factories.companies import make_trader
 from tradepost.insights.models import ProductViewDay, SearchWordDay
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def _axe(page) -> dict:

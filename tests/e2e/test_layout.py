@@ -14,7 +14,7 @@ from tests.factories.companies import make_company, make_trader
 from tests.factories.sourcing import make_quotation, make_request
 from tradepost.search import indexer
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 LANGUAGES = ("en", "zh-hans", "zh-hant")
 WIDE = {"width": 1366, "height": 800}

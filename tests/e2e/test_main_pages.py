@@ -18,7 +18,7 @@ from tests.e2e.page_checks import (
     serious_violations,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -19,7 +19,7 @@ from tradepost.membership import selectors
 from tradepost.membership.models import Invoice, Subscription, SubscriptionStatus
 from tradepost.membership.services import membership_jobs_run
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WIDE = {"width": 1366, "height": 900}
 

@@ -14,7 +14,7 @@ from tests.e2e.people import log_in
 from tests.factories.companies import make_trader
 from tests.factories.sourcing import make_quoted_request
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 LANGUAGES = ("en", "zh-hans", "zh-hant")
 PHONE = {"width": 390, "height": 844}

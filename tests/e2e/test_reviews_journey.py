@@ -12,7 +12,7 @@ from tests.factories.companies import make_trader
 from tests.factories.reviews import make_award
 from tradepost.reviews.models import Review
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_buyer_reviews_and_the_supplier_replies(live_server, browser, reference_data):

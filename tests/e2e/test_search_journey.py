@@ -11,7 +11,7 @@ from tests.factories.catalog import make_flask, make_product
 from tests.factories.companies import make_company
 from tradepost.search import indexer
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_english_search_finds_a_traditional_chinese_listing_and_narrows_it(

@@ -1,6 +1,6 @@
 import pytest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_language_switcher_changes_interface_language(live_server, page):

@@ -26,7 +26,7 @@ from tradepost.sourcing.models import (
     RequestStatus,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 REQUEST_TITLE = "Stainless steel vacuum flasks, 500 ml"
 RATES_AS_OF = date(2026, 11, 30)

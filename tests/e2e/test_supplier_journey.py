@@ -13,7 +13,7 @@ from tests.factories.catalog import flask_category
 from tests.factories.images import png_bytes
 from tradepost.catalog.models import Product, ProductStatus
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def _link_path(body: str, marker: str) -> str:

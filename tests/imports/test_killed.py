@@ -55,6 +55,7 @@ def _products(database: Path) -> int:
             return 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_kill_9_mid_import_leaves_no_partial_product_and_a_rerun_completes_it(process_home):
     env = process_env(process_home)

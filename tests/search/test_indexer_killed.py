@@ -72,6 +72,7 @@ def run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return run_python(code, env, timeout=180)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_sigkill_between_commit_and_position_write_converges(process_home):
     env = process_env(process_home)

@@ -369,6 +369,7 @@ needs_shared_data = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 @needs_shared_data
 def test_shipped_file_is_what_the_script_builds(tmp_path):
     out = tmp_path / "lexicon.tsv"

@@ -69,6 +69,7 @@ def _worker(env: dict[str, str], *args: str) -> subprocess.Popen[bytes]:
     return start_cli(env, "worker", "--no-indexer", *args)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_kill_9_mid_delivery_loses_nothing(process_home, receiver):
     env = _env(process_home)

@@ -1,6 +1,7 @@
 """The 404 and 500 pages: the site's layout (header, navigation, search box, footer) in the
-visitor's language, with a way on; the 500 page without touching the database. The API keeps
-its problem documents (tests/api/test_api_problems.py)."""
+visitor's language, with a way on; the 500 page with a signed-in person's own header, and a
+visitor's when the session or the database is what failed. The API keeps its problem documents
+(tests/api/test_api_problems.py)."""
 
 from __future__ import annotations
 
@@ -84,15 +85,38 @@ def test_an_unexpected_error_is_a_500_page_in_the_visitors_language(broken_home,
     assert "boom" not in html  # nothing of the error leaks
 
 
-def test_the_500_page_reads_nothing_from_the_database(broken_home, django_assert_num_queries):
-    """Rendered without the request: not the session, not the user (the database may be
-    what failed)."""
+def test_a_signed_in_person_keeps_their_header_on_the_500_page(broken_home):
     client = Client(raise_request_exception=False)
     client.force_login(make_user())
-    with django_assert_num_queries(0):
-        response = client.get("/en/")
+    response = client.get("/zh-hant/")
     assert response.status_code == 500
-    assert "Log in" in response.content.decode()  # the header of a visitor not signed in
+    html = response.content.decode()
+    assert "<h1>我們這邊出了問題</h1>" in html
+    header = html.split("</header>")[0]
+    assert "登出" in header and "登入" not in header
+
+
+def test_when_the_session_cannot_be_read_the_500_page_has_a_visitors_header(
+    broken_home, monkeypatch
+):
+    """The session store or the database may be what failed: the page is then rendered
+    without the request."""
+    from django.contrib import auth
+
+    client = Client(raise_request_exception=False)
+    client.force_login(make_user())
+
+    def unreadable(request):
+        raise ConnectionError("the session store is gone")
+
+    monkeypatch.setattr(auth, "get_user", unreadable)
+    response = client.get("/en/")
+    assert response.status_code == 500
+    html = response.content.decode()
+    assert "<h1>Something went wrong on our side</h1>" in html
+    header = html.split("</header>")[0]
+    assert "Log in" in header and "Log out" not in header
+    assert_site_layout(html, "en")
 
 
 def test_the_500_page_answers_even_when_its_template_fails(broken_home, monkeypatch):

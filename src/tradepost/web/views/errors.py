@@ -6,10 +6,11 @@ The API's errors are problem documents (`tradepost.config.middleware.ApiProblemM
 rewrites whatever these handlers answer under /api/), so an API address gets a bare answer
 here and nothing is rendered for it.
 
-The 500 page is rendered without the request and its context processors: whatever failed
-(the database, the session store) is not touched again, so the page shows the header of a
-visitor who is not signed in. Should even that fail, a plain page in the same language is
-answered.
+The 500 page is rendered with the request, so a signed-in person keeps their header (their
+name, their desks, the operator's tools). Should that fail too (the database or the session
+store may be what failed), it is rendered again without the request and its context
+processors, with the header of a visitor who is not signed in; should even that fail, a plain
+page in the same language is answered.
 """
 
 from __future__ import annotations
@@ -48,17 +49,21 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
         return render(request, "web/not_found.html", status=404)
 
 
+@requires_csrf_token
 def server_error(request: HttpRequest) -> HttpResponse:
     if request.path_info.startswith(API_PREFIX):
         return HttpResponseServerError()
     with translation.override(_language(request)):
-        try:
-            return HttpResponseServerError(render_to_string("web/server_error.html"))
-        except Exception:  # the page of last resort must answer whatever else is broken
-            logger.exception("the 500 page could not be rendered")
-            title = escape(_("Something went wrong on our side"))
-            return HttpResponseServerError(
-                f'<!DOCTYPE html><html lang="{escape(translation.get_language())}">'
-                f'<meta charset="utf-8"><title>{title}</title><h1>{title}</h1>'
-                f'<p><a href="/">Tradepost</a></p></html>'
-            )
+        for context_request in (request, None):
+            try:
+                page = render_to_string("web/server_error.html", request=context_request)
+            except Exception:  # the page of last resort must answer whatever else is broken
+                logger.exception("the 500 page could not be rendered")
+            else:
+                return HttpResponseServerError(page)
+        title = escape(_("Something went wrong on our side"))
+        return HttpResponseServerError(
+            f'<!DOCTYPE html><html lang="{escape(translation.get_language())}">'
+            f'<meta charset="utf-8"><title>{title}</title><h1>{title}</h1>'
+            f'<p><a href="/">Tradepost</a></p></html>'
+        )

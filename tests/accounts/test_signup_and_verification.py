@@ -209,6 +209,16 @@ def test_signup_follows_a_safe_next_only(client, django_capture_on_commit_callba
     assert response["Location"] == reverse("accounts:dashboard")
 
 
+@pytest.mark.parametrize("relative", ["-1", "dashboard", "accounts:login"])
+def test_a_next_that_is_not_a_path_from_the_root_is_not_followed(client, relative):
+    """A relative `next` would be read as the name of a view (a 500 for a signed-in person
+    opening the sign-up page, the probe found), or lead to the wrong page."""
+    client.force_login(make_user())
+    response = client.get(f"{SIGNUP}?next={relative}")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("accounts:dashboard")
+
+
 def test_user_can_publish_selector():
     from django.contrib.auth.models import AnonymousUser
 

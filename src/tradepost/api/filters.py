@@ -18,6 +18,7 @@ from pydantic import Field
 from tradepost.api.problems import validation_problem
 from tradepost.catalog.selectors import MAX_ID
 from tradepost.core.countries import COUNTRY_CODES
+from tradepost.search.filters import MAX_POSTED_WITHIN_DAYS
 
 #: Quantities above this are no quantity anyone orders (and overflow the search index).
 MAX_QUANTITY = 10**12
@@ -36,7 +37,9 @@ class RequestFilterQuery(Schema):
     quantity_max: Decimal | None = Field(
         None, ge=0, le=MAX_QUANTITY, description="Quantity at most"
     )
-    posted_within: int | None = Field(None, ge=1, le=3650, description="Posted within N days")
+    posted_within: int | None = Field(
+        None, ge=1, le=MAX_POSTED_WITHIN_DAYS, description="Posted within N days"
+    )
 
     def destinations(self) -> tuple[str, ...]:
         """The destination codes, upper case; an unknown one is a 422 problem."""

@@ -166,8 +166,9 @@ def clean_query(query: Any) -> str:
 REQUEST_SORTS = ("relevance", "newest")
 
 
-#: "Posted within N days" choices.
+#: "Posted within N days" choices, and the most days asked (ten years: a larger value is that).
 POSTED_WITHIN_DAYS = (1, 7, 30)
+MAX_POSTED_WITHIN_DAYS = 3650
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ def parse_request_filters(params: Mapping[str, Any]) -> RequestFilters:
         destinations=clean_countries(param_values(params, "destination")),
         quantity_min=param_number(params, "quantity_min"),
         quantity_max=param_number(params, "quantity_max"),
-        posted_within_days=min(int(days), 3650) if days is not None and days >= 1 else None,
+        posted_within_days=min(int(days), MAX_POSTED_WITHIN_DAYS) if days and days >= 1 else None,
     )
 
 

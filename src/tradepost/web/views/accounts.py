@@ -9,7 +9,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -30,6 +29,7 @@ from tradepost.companies.selectors import membership_for
 from tradepost.core.clients import client_address
 from tradepost.core.errors import ErrorKind
 from tradepost.sourcing.selectors import supplier_key_numbers
+from tradepost.web.addresses import on_this_site
 from tradepost.web.display_currency import forget_display_currency, remember_display_currency
 from tradepost.web.refusals import flash_refusal, show_on_form
 
@@ -55,11 +55,7 @@ class LogoutView(auth_views.LogoutView):
 def _safe_next(request: HttpRequest) -> str:
     """The `next` address of the request when it stays on this site, else ""."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return ""
+    return target if on_this_site(request, target) else ""
 
 
 def signup(request: HttpRequest) -> HttpResponse:

@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -18,6 +17,7 @@ from tradepost.catalog import selectors as catalog
 from tradepost.catalog.showcase_selectors import home_showcase
 from tradepost.core.languages import normalise_ui_language
 from tradepost.money.forms import DisplayCurrencyForm
+from tradepost.web.addresses import on_this_site
 from tradepost.web.badges import gold_ids
 from tradepost.web.display_currency import remember_display_currency
 from tradepost.web.refusals import flash_form_errors
@@ -43,17 +43,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "web/home.html", context)
 
 
-def _on_this_site(request: HttpRequest, address: str) -> bool:
-    return bool(address) and url_has_allowed_host_and_scheme(
-        address, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-
-
 def _return_address(request: HttpRequest, asked: str) -> str:
     """Where to go back to: the form's `next` when it is on this site, else the page the
     form was sent from when that is, else the home page."""
     for address in (asked, request.headers.get("referer", "")):
-        if _on_this_site(request, address):
+        if on_this_site(request, address):
             return address
     return reverse("web:home")
 

@@ -7,7 +7,7 @@ object is a 404, like a missing one), call one service or selector and render.
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -28,6 +28,7 @@ from tradepost.core.currencies import COMMON_CURRENCIES
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.messaging.errors import MessagingError
 from tradepost.money.display import AS_LISTED
+from tradepost.search.filters import POSTED_WITHIN_DAYS, parse_request_filters
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError
 from tradepost.sourcing.forms import (
@@ -43,19 +44,10 @@ from tradepost.web.refusals import flash_refusal, show_on_form
 
 PER_PAGE = 20
 BUSINESS_TYPES = dict(BusinessType.choices)
-BOARD_RECENT_DAYS = (1, 7, 30)
 
 
-def _decimal_param(value: str) -> Decimal | None:
-    try:
-        number = Decimal(value) if value and len(value) < 20 else None
-    except InvalidOperation:
-        return None
-    return number if number is not None and number.is_finite() and number >= 0 else None
-
-
-def _int_param(value: str) -> int | None:
-    return int(value) if value.isdigit() and len(value) < 10 else None
+def _decimal(number: float | None) -> Decimal | None:
+    return None if number is None else Decimal(str(number))
 
 
 def _decorate(requests: Any, language: str) -> None:
@@ -70,17 +62,18 @@ def _decorate(requests: Any, language: str) -> None:
 
 def request_board(request: HttpRequest) -> HttpResponse:
     language = get_language()
-    params = request.GET
-    # The parameters of the board API and the search (docs/adr/0014-one-pagination-style.md).
+    # The parameters of the board API and the search (docs/adr/0014-one-pagination-style.md),
+    # read by the search's parser: out of range or malformed, a value is dropped or bounded.
+    parsed = parse_request_filters(request.GET)
     filters = selectors.BoardFilters(
-        category_id=_int_param(params.get("category", "")),
-        destinations=tuple(code for code in [params.get("destination", "")[:2]] if code),
-        quantity_min=_decimal_param(params.get("quantity_min", "")),
-        quantity_max=_decimal_param(params.get("quantity_max", "")),
-        posted_within_days=_int_param(params.get("posted_within", "")),
+        category_id=parsed.category_id,
+        destinations=parsed.destinations,
+        quantity_min=_decimal(parsed.quantity_min),
+        quantity_max=_decimal(parsed.quantity_max),
+        posted_within_days=parsed.posted_within_days,
     )
     page = Paginator(selectors.open_requests(filters=filters), PER_PAGE).get_page(
-        params.get("page")
+        request.GET.get("page")
     )
     _decorate(page.object_list, language)
     return render(
@@ -89,7 +82,7 @@ def request_board(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "filters": filters,
-            "posted_choices": BOARD_RECENT_DAYS,
+            "posted_choices": POSTED_WITHIN_DAYS,
             "category_choices": category_choices(language),
             "country_choices": country_choices(language),
         },

@@ -299,14 +299,24 @@ def visit_all(browser, base: str, market: Market, language: str):
 
 #: What the site's script decides from the screen's width when a page loads (site.js: the
 #: search filters, `details[data-open-wide]`, open from 900 px), decided again after the
-#: screen was resized; then two animation frames, in which the charts (Chart.js) follow
-#: their boxes' new size.
+#: screen was resized; then animation frames until the page fits the screen, or until its
+#: width has stayed the same for ten frames (the charts, Chart.js, follow their boxes' new
+#: size a few frames later, later still on a busy machine).
 AS_LOADED_AT_THIS_WIDTH = """() => new Promise((done) => {
   const wide = window.matchMedia('(min-width: 900px)').matches;
   document.querySelectorAll('details[data-open-wide]').forEach((details) => {
     details.open = wide;
   });
-  requestAnimationFrame(() => requestAnimationFrame(() => done()));
+  let last = -1, same = 0, frames = 0;
+  const settle = () => {
+    const width = document.documentElement.scrollWidth;
+    same = width === last ? same + 1 : 0;
+    last = width;
+    frames += 1;
+    if (width <= window.innerWidth || same >= 10 || frames >= 300) done();
+    else requestAnimationFrame(settle);
+  };
+  requestAnimationFrame(settle);
 })"""
 
 

@@ -73,7 +73,7 @@ def test_a_quotation_is_told_to_the_buyer_and_an_award_to_the_supplier():
     supplier, supplier_company = make_trader()
     stored_endpoint(buyer_company, HOOK)
     stored_endpoint(supplier_company, HOOK)
-    request = make_request(actor=buyer, title="Vacuum flasks")
+    request = make_request(actor=buyer, title="Vacuum flasks", reveal_identity=True)
     quotation = make_quotation(request, actor=supplier, unit_price="2.30")
     make_quotation(request, actor=supplier, unit_price="2.20")  # a revision
 
@@ -92,6 +92,21 @@ def test_a_quotation_is_told_to_the_buyer_and_an_award_to_the_supplier():
     assert award["data"]["quotation"]["id"] == quotation.pk
     assert award["data"]["buyer"]["id"] == buyer_company.pk
     assert recorded(buyer_company, "quotation.awarded") == []
+
+
+def test_an_award_of_a_request_that_hides_its_buyer_does_not_name_it():
+    buyer, _company = make_trader(country="NL", business_types=["wholesaler"])
+    supplier, supplier_company = make_trader()
+    stored_endpoint(supplier_company, HOOK)
+    request = make_request(actor=buyer, reveal_identity=False)
+    quotation = make_quotation(request, actor=supplier)
+    sourcing_services.quotation_award(actor=buyer, quotation=quotation)
+    [award] = recorded(supplier_company, "quotation.awarded")
+    assert award["data"]["buyer"] == {
+        "id": None,
+        "slug": None,
+        "name": "A wholesaler in Netherlands",
+    }
 
 
 def test_publishing_a_product_is_told_to_its_company():

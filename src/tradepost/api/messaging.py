@@ -7,6 +7,7 @@ id answers exactly like a missing one (404). Refusals answer with problem detail
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -20,6 +21,7 @@ from ninja.files import UploadedFile
 from pydantic import Field
 
 from tradepost.accounts.models import User
+from tradepost.accounts.selectors import is_operator
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.pagination import Page, Rows, paged
@@ -44,8 +46,8 @@ notifications_router = Router(auth=API_AUTH, tags=["notifications"])
 
 
 class CompanyRef(Schema):
-    id: int
-    name: str
+    id: int | None = Field(description="null for a buyer that keeps its name to itself")
+    name: str = Field(description="The name, or for such a buyer its kind and country")
 
 
 class ConversationOut(Schema):
@@ -53,6 +55,10 @@ class ConversationOut(Schema):
     subject: str
     buyer_company: CompanyRef
     supplier_company: CompanyRef
+    buyer_hidden: bool = Field(
+        description="The buyer's name and people are withheld from the supplier (a buying "
+        "request that hides its buyer) until the buyer shows them"
+    )
     product_id: int | None
     buying_request_id: int | None
     quantity: Decimal | None
@@ -73,7 +79,7 @@ class AttachmentOut(Schema):
 class MessageOut(Schema):
     id: int
     conversation_id: int
-    sender_company_id: int
+    sender_company_id: int | None = Field(description="null: a buyer that keeps its name to itself")
     sender_user_id: int | None
     sender_name: str
     body: str = Field(
@@ -117,19 +123,49 @@ class MarkRead(JsonBody):
 # --- helpers --------------------------------------------------------------------------------
 
 
-def _company(company: Company, language: str) -> dict[str, Any]:
-    return {"id": company.pk, "name": company.name_for(language)}
+def _reader(request: HttpRequest) -> Callable[[Conversation], int | None]:
+    """The company the caller reads each conversation for (an operator reads every name),
+    worked out once per request."""
+    if is_operator(request.user):
+        return lambda conversation: conversation.buyer_company_id
+    company_id = acting_company_id(request.user)
+    return lambda conversation: company_id
+
+
+def _viewer(request: HttpRequest, conversation: Conversation) -> int | None:
+    return _reader(request)(conversation)
+
+
+def _company(
+    conversation: Conversation, company: Company, *, viewer: int | None, language: str
+) -> dict[str, Any]:
+    shown = company.pk != conversation.buyer_company_id or conversation.shows_buyer_to(viewer)
+    return {
+        "id": company.pk if shown else None,
+        "name": selectors.party_name(
+            conversation, company, viewer_company_id=viewer, language=language
+        ),
+    }
 
 
 def _conversation_out(
-    conversation: Conversation, *, unread: int, buying_request_id: int | None
+    conversation: Conversation,
+    *,
+    viewer: int | None,
+    unread: int,
+    buying_request_id: int | None,
 ) -> dict[str, Any]:
     language = get_language() or "en"
     return {
         "id": conversation.pk,
         "subject": conversation.subject,
-        "buyer_company": _company(conversation.buyer_company, language),
-        "supplier_company": _company(conversation.supplier_company, language),
+        "buyer_company": _company(
+            conversation, conversation.buyer_company, viewer=viewer, language=language
+        ),
+        "supplier_company": _company(
+            conversation, conversation.supplier_company, viewer=viewer, language=language
+        ),
+        "buyer_hidden": conversation.buyer_hidden,
         "product_id": conversation.product_id,
         "buying_request_id": buying_request_id,
         "quantity": conversation.quantity,
@@ -140,13 +176,16 @@ def _conversation_out(
     }
 
 
-def _message_out(message: Message) -> dict[str, Any]:
+def _message_out(
+    message: Message, conversation: Conversation, *, viewer: int | None
+) -> dict[str, Any]:
+    shown = selectors.sender_shown(message, conversation, viewer_company_id=viewer)
     return {
         "id": message.pk,
         "conversation_id": message.conversation_id,
-        "sender_company_id": message.sender_company_id,
-        "sender_user_id": message.sender_user_id,
-        "sender_name": message.sender_user.get_full_name() if message.sender_user else "",
+        "sender_company_id": message.sender_company_id if shown else None,
+        "sender_user_id": message.sender_user_id if shown else None,
+        "sender_name": message.sender_user.get_full_name() if message.sender_user and shown else "",
         "body": "" if message.is_hidden else message.body,
         "hidden": message.is_hidden,
         "created_at": message.created_at,
@@ -197,10 +236,14 @@ def _positive_id(value: int | None) -> int | None:
 @router.get("", response=list[ConversationOut], summary="Your company's conversations")
 @paged()
 def list_conversations(request: HttpRequest) -> Rows:
+    reader = _reader(request)
     return Rows(
         sourcing_selectors.with_request_ids(conversations=selectors.inbox(user=request.user)),
         render=lambda c: _conversation_out(
-            c, unread=getattr(c, "unread", 0), buying_request_id=c.buying_request_id
+            c,
+            viewer=reader(c),
+            unread=getattr(c, "unread", 0),
+            buying_request_id=c.buying_request_id,
         ),
     )
 
@@ -234,7 +277,15 @@ def create_inquiry(request: HttpRequest, payload: InquiryIn):
         message=payload.message,
     )
     conversation = selectors.access_conversation(user=request.user, conversation_id=conversation.pk)
-    return Status(201, _conversation_out(conversation, unread=0, buying_request_id=None))
+    return Status(
+        201,
+        _conversation_out(
+            conversation,
+            viewer=_viewer(request, conversation),
+            unread=0,
+            buying_request_id=None,
+        ),
+    )
 
 
 @router.get("/{conversation_id}", response=ConversationOut, summary="One conversation")
@@ -242,6 +293,7 @@ def get_conversation(request: HttpRequest, conversation_id: str):
     conversation = _access(request, conversation_id)
     return _conversation_out(
         conversation,
+        viewer=_viewer(request, conversation),
         unread=_unread(request, conversation),
         buying_request_id=sourcing_selectors.request_id_of_conversation(
             conversation_id=conversation.pk
@@ -255,7 +307,11 @@ def get_conversation(request: HttpRequest, conversation_id: str):
 @paged()
 def list_messages(request: HttpRequest, conversation_id: str) -> Rows:
     conversation = _access(request, conversation_id)
-    return Rows(selectors.conversation_messages(conversation), render=_message_out)
+    viewer = _viewer(request, conversation)
+    return Rows(
+        selectors.conversation_messages(conversation),
+        render=lambda message: _message_out(message, conversation, viewer=viewer),
+    )
 
 
 @router.post(
@@ -266,7 +322,7 @@ def send_message(request: HttpRequest, conversation_id: str, payload: MessageIn)
     message = services.message_send(
         actor=_user(request), conversation=conversation, body=payload.body
     )
-    return Status(201, _message_out(message))
+    return Status(201, _message_out(message, conversation, viewer=_viewer(request, conversation)))
 
 
 @router.post(
@@ -286,7 +342,7 @@ def send_message_with_files(
     message = services.message_send(
         actor=_user(request), conversation=conversation, body=body, attachments=files or []
     )
-    return Status(201, _message_out(message))
+    return Status(201, _message_out(message, conversation, viewer=_viewer(request, conversation)))
 
 
 @router.get(
@@ -300,6 +356,24 @@ def get_attachment(request: HttpRequest, conversation_id: str, attachment_id: st
     )
     return uploaded_file_response(
         item.file, name=item.original_name, content_type=item.content_type, as_attachment=True
+    )
+
+
+@router.post(
+    "/{conversation_id}/show-buyer",
+    response=ConversationOut,
+    summary="Show the buyer's company name to the supplier (the buyer's members only)",
+)
+def show_buyer(request: HttpRequest, conversation_id: str):
+    conversation = _access(request, conversation_id)
+    conversation = services.conversation_show_buyer(actor=_user(request), conversation=conversation)
+    return _conversation_out(
+        conversation,
+        viewer=_viewer(request, conversation),
+        unread=_unread(request, conversation),
+        buying_request_id=sourcing_selectors.request_id_of_conversation(
+            conversation_id=conversation.pk
+        ),
     )
 
 

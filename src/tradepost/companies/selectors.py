@@ -7,13 +7,21 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Case, IntegerField, QuerySet, Value, When
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.selectors import is_operator
 from tradepost.companies.errors import CompanyErrorCode, CompanyNotFound
-from tradepost.companies.models import Company, Invitation, Membership, Role, Standing
+from tradepost.companies.models import (
+    BusinessType,
+    Company,
+    Invitation,
+    Membership,
+    Role,
+    Standing,
+)
+from tradepost.core.countries import country_name
 from tradepost.core.ids import parse_id
 
 
@@ -185,3 +193,19 @@ def invitation_problem(
     if invitation.expires_at <= now:
         return CompanyErrorCode.INVITATION_EXPIRED
     return None
+
+
+def company_described(company: Company, language: str) -> str:
+    """A company described without its name, for a viewer who may not read the name (a buyer
+    that keeps its name to itself): its kind and country, "A trading company in Netherlands",
+    in `language`."""
+    kinds = dict(BusinessType.choices)
+    with translation.override(language):
+        kind = next(
+            (str(kinds[code]).lower() for code in company.business_types or [] if code in kinds),
+            _("company"),
+        )
+        return _("A %(kind)s in %(country)s") % {
+            "kind": kind,
+            "country": country_name(company.country, language),
+        }

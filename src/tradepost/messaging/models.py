@@ -73,6 +73,9 @@ class Conversation(models.Model):
     supplier_first_reply_at = models.DateTimeField(
         _("supplier's first reply at"), null=True, blank=True
     )
+    #: The buyer's company name and people are withheld from the supplier: a conversation
+    #: opened from a buying request that hides its buyer, until the buyer shows its name.
+    buyer_hidden = models.BooleanField(_("buyer's name withheld"), default=False)
 
     class Meta:
         verbose_name = _("conversation")
@@ -97,6 +100,11 @@ class Conversation(models.Model):
 
     def __str__(self) -> str:
         return self.subject
+
+    def shows_buyer_to(self, company_id: int | None) -> bool:
+        """Whether a member of `company_id` sees the buyer's name and people (the buyer's own
+        members always do; an operator reads them in the admin)."""
+        return not self.buyer_hidden or company_id == self.buyer_company_id
 
     def other_company_id(self, company_id: int) -> int:
         """The id of the company on the other side from `company_id`."""

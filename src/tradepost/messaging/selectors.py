@@ -11,7 +11,8 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.selectors import is_operator
-from tradepost.companies.selectors import acting_company_id
+from tradepost.companies.models import Company
+from tradepost.companies.selectors import acting_company_id, company_described
 from tradepost.core.ids import parse_id
 from tradepost.messaging.errors import ConversationNotFound, MessagingErrorCode
 from tradepost.messaging.models import (
@@ -183,3 +184,26 @@ def unanswered_inquiry_count(*, company_id: int) -> int:
     return Conversation.objects.filter(
         supplier_company_id=company_id, supplier_first_reply_at__isnull=True
     ).count()
+
+
+def party_name(
+    conversation: Conversation, company: Company, *, viewer_company_id: int | None, language: str
+) -> str:
+    """How one of the conversation's two companies is named to a member of
+    `viewer_company_id`: its name in `language`, or, while the buyer keeps its name to itself
+    (`Conversation.buyer_hidden`), the buyer described by kind and country to the supplier."""
+    if company.pk == conversation.buyer_company_id and not conversation.shows_buyer_to(
+        viewer_company_id
+    ):
+        return company_described(company, language)
+    return company.name_for(language)
+
+
+def sender_shown(
+    message: Message, conversation: Conversation, *, viewer_company_id: int | None
+) -> bool:
+    """Whether a member of `viewer_company_id` may see who sent `message`, of `conversation`
+    (company and person): not a hidden buyer's, to the supplier."""
+    return message.sender_company_id != conversation.buyer_company_id or (
+        conversation.shows_buyer_to(viewer_company_id)
+    )

@@ -30,7 +30,7 @@ from tradepost.accounts.selectors import is_operator
 from tradepost.audit.services import audit_record, field_changes
 from tradepost.catalog.models import Product, ProductStatus, Unit
 from tradepost.companies.models import Company, Membership
-from tradepost.companies.selectors import acting_company, standing_refusal
+from tradepost.companies.selectors import acting_company, company_described, standing_refusal
 from tradepost.core.events import EventType, emit
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.core.languages import normalise_ui_language
@@ -48,6 +48,7 @@ from tradepost.messaging.models import (
     Message,
     MessageAttachment,
 )
+from tradepost.messaging.selectors import party_name
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.selectors import wants_message_emails
 from tradepost.notify.services import (
@@ -327,9 +328,12 @@ def inquiry_send(
     unit: Any = "",
     subject: str = "",
     attachments: Sequence[Any] = (),
+    buyer_hidden: bool = False,
 ) -> Conversation:
     """Open a conversation from the actor's company to the supplier of `product` (or to
-    `company`), with `message` as its first message."""
+    `company`), with `message` as its first message; `buyer_hidden` withholds the buyer's name
+    and people from the supplier (a request that hides its buyer) until the buyer shows them
+    (`conversation_show_buyer`)."""
     sender = _acting_company(actor)
     if product is not None:
         if product.status != ProductStatus.PUBLISHED or product.company.is_suspended:
@@ -374,6 +378,7 @@ def inquiry_send(
             unit=unit_value,
             created_at=now,
             last_message_at=now,
+            buyer_hidden=buyer_hidden,
         )
         try:
             conversation.full_clean()
@@ -505,6 +510,21 @@ def _mark(*, conversation: Conversation, company_id: int, upto: int, now: dateti
         mark.save(update_fields=["last_read_message_id", "read_at"])
 
 
+def conversation_show_buyer(*, actor: User, conversation: Conversation) -> Conversation:
+    """The buyer shows its company name and people to the supplier of a conversation that
+    withheld them (a member of the buyer company decides; what was sent stays as sent)."""
+    company = acting_company(actor)
+    if company is None or company.pk != conversation.buyer_company_id:
+        raise MessagingError(
+            MessagingErrorCode.NOT_PARTICIPANT,
+            _("Only the buyer's members can show its name in this conversation."),
+        )
+    _refuse_if_suspended(company)
+    Conversation.objects.filter(pk=conversation.pk).update(buyer_hidden=False)
+    conversation.buyer_hidden = False
+    return conversation
+
+
 def conversation_mark_read(*, actor: User, conversation: Conversation) -> None:
     """Mark every message so far read for the actor's company (and so for all its members).
     Operators looking at a conversation of other companies change nothing."""
@@ -533,10 +553,16 @@ def _emit_message_event(
 ) -> None:
     """Tell the receiving company's webhooks of a new inquiry or message (docs/webhooks.md),
     in the transaction that writes it."""
+    shown = conversation.shows_buyer_to(to_company_id) or sender.pk != conversation.buyer_company_id
     data: dict[str, object] = {
         "conversation": {"id": conversation.pk, "subject": conversation.subject},
         "message": {"id": message.pk, "body": message.body, "created_at": message.created_at},
-        "from_company": {"id": sender.pk, "slug": sender.slug, "name": sender.legal_name},
+        # A buyer that keeps its name to itself is described, never named or linked.
+        "from_company": (
+            {"id": sender.pk, "slug": sender.slug, "name": sender.legal_name}
+            if shown
+            else {"id": None, "slug": None, "name": company_described(sender, "en")}
+        ),
     }
     if event_type == EventType.INQUIRY_CREATED:
         product = conversation.product
@@ -564,7 +590,12 @@ def _notify_other_side(
     for member in members:
         recipient = member.user
         language = normalise_ui_language(recipient.preferred_language)
-        company_name = sender_company.name_for(language)
+        company_name = party_name(
+            conversation,
+            sender_company,
+            viewer_company_id=recipients_company_id,
+            language=language,
+        )
         notification_create(
             recipient=recipient,
             kind=kind,

@@ -36,7 +36,7 @@ from tradepost.audit.services import audit_record
 from tradepost.catalog.models import PaymentTerm, Unit
 from tradepost.catalog.services import clean_leaf_category
 from tradepost.companies.models import Company, Membership
-from tradepost.companies.selectors import acting_company, standing_refusal
+from tradepost.companies.selectors import acting_company, company_described, standing_refusal
 from tradepost.core.cleaning import (
     FieldErrors,
     FieldInvalid,
@@ -690,11 +690,12 @@ def _emit_quotation_event(
                 "lead_time_days": quotation.lead_time_days,
                 "valid_until": quotation.valid_until,
             },
-            ("from_company" if received else "buyer"): {
-                "id": other.pk,
-                "slug": other.slug,
-                "name": other.legal_name,
-            },
+            # A buyer that keeps its name to itself is described to the supplier, not named.
+            ("from_company" if received else "buyer"): (
+                {"id": other.pk, "slug": other.slug, "name": other.legal_name}
+                if received or request.reveal_identity
+                else {"id": None, "slug": None, "name": company_described(other, "en")}
+            ),
         },
     )
 
@@ -913,6 +914,8 @@ def quotation_question(*, actor: Any, quotation: Quotation, message: Any) -> Con
         subject=request.title,
         quantity=request.quantity,
         unit=request.unit,
+        # A request that hides its buyer keeps hiding it in the conversation it opens.
+        buyer_hidden=not request.reveal_identity,
     )
     link = RequestConversation(conversation=conversation, request=request)
     link.full_clean()

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.inbox, name="inbox"),
     path("inquire/", views.inquiry_create, name="inquiry_create"),
     path("<int:conversation_id>/", views.detail, name="detail"),
+    path("<int:conversation_id>/show-our-name/", views.show_buyer, name="show_buyer"),
     path(
         "<int:conversation_id>/attachments/<int:attachment_id>/",
         views.attachment,

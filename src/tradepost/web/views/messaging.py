@@ -19,7 +19,7 @@ from tradepost.accounts.selectors import is_operator
 from tradepost.catalog.company_selectors import get_public_company
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company
+from tradepost.companies.selectors import acting_company, company_described
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.core.errors import ErrorKind
 from tradepost.messaging import selectors, services
@@ -28,7 +28,7 @@ from tradepost.messaging.forms import InquiryForm, ReplyForm
 from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
 from tradepost.sourcing import selectors as sourcing_selectors
-from tradepost.web.refusals import show_on_form
+from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
 CONVERSATIONS_PER_PAGE = 30
@@ -107,7 +107,9 @@ def inbox(request: AuthenticatedRequest) -> HttpResponse:
         rows.append(
             {
                 "conversation": conversation,
-                "other_name": other.name_for(language),
+                "other_name": selectors.party_name(
+                    conversation, other, viewer_company_id=own, language=language
+                ),
                 "is_buyer": own == conversation.buyer_company_id,
             }
         )
@@ -140,20 +142,58 @@ def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
             status = 400
     services.conversation_mark_read(actor=request.user, conversation=conversation)
     language = get_language() or "en"
+    # Operators read every name (they moderate); a supplier does not read a hidden buyer's.
+    viewer_is_operator = is_operator(request.user)
+    viewer = conversation.buyer_company_id if viewer_is_operator else writes_for
     context = {
         "conversation": conversation,
         "conversation_messages": selectors.conversation_messages(conversation),
-        "buyer_name": conversation.buyer_company.name_for(language),
+        "buyer_name": selectors.party_name(
+            conversation, conversation.buyer_company, viewer_company_id=viewer, language=language
+        ),
         "supplier_name": conversation.supplier_company.name_for(language),
+        "buyer_people_shown": conversation.shows_buyer_to(viewer),
+        "buyer_may_show_name": conversation.buyer_hidden
+        and writes_for == conversation.buyer_company_id,
+        "buyer_described": company_described(conversation.buyer_company, language),
         "buying_request_id": sourcing_selectors.request_id_of_conversation(
             conversation_id=conversation.pk
         ),
         "form": form,
         "can_write": can_write,
         "writes_for": writes_for,
-        "viewer_is_operator": is_operator(request.user),
+        "viewer_is_operator": viewer_is_operator,
     }
     return render(request, "messaging/detail.html", context, status=status)
+
+
+@login_required
+def show_buyer(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
+    """The buyer is asked first (GET: what the supplier will see), then shows its company
+    name and people to the supplier (POST)."""
+    conversation = selectors.access_conversation(user=request.user, conversation_id=conversation_id)
+    if selectors.participant_company_id(request.user, conversation) != (
+        conversation.buyer_company_id
+    ):
+        raise Http404
+    if not conversation.buyer_hidden:
+        return redirect("messaging:detail", conversation_id=conversation.pk)
+    if request.method == "POST":
+        try:
+            services.conversation_show_buyer(actor=request.user, conversation=conversation)
+        except MessagingError as error:
+            flash_refusal(request, error)
+        else:
+            flash.success(request, _("The supplier now sees your company name."))
+        return redirect("messaging:detail", conversation_id=conversation.pk)
+    language = get_language() or "en"
+    context = {
+        "conversation": conversation,
+        "buyer_name": conversation.buyer_company.name_for(language),
+        "described": company_described(conversation.buyer_company, language),
+        "supplier_name": conversation.supplier_company.name_for(language),
+    }
+    return render(request, "messaging/show_buyer.html", context)
 
 
 @login_required

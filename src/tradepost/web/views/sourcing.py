@@ -21,8 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tradepost.catalog.forms import category_choices, plain_number
-from tradepost.companies.models import BusinessType
-from tradepost.companies.selectors import acting_company
+from tradepost.companies.selectors import acting_company, company_described
 from tradepost.core.countries import country_choices, country_name
 from tradepost.core.currencies import COMMON_CURRENCIES
 from tradepost.core.downloads import uploaded_file_response
@@ -43,7 +42,6 @@ from tradepost.web.display_currency import viewer_display_currency
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 PER_PAGE = 20
-BUSINESS_TYPES = dict(BusinessType.choices)
 
 
 def _decimal(number: float | None) -> Decimal | None:
@@ -56,8 +54,7 @@ def _decorate(requests: Any, language: str) -> None:
         item.category_name = item.category.name_for(language)
         item.destination_name = country_name(item.destination_country, language)
         item.buyer_country_name = country_name(item.buyer.country, language)
-        kinds = [BUSINESS_TYPES.get(code) for code in item.buyer.business_types or []]
-        item.buyer_kind = next((str(k).lower() for k in kinds if k), _("company"))
+        item.buyer_described = company_described(item.buyer, language)
 
 
 def request_board(request: HttpRequest) -> HttpResponse:

@@ -88,6 +88,24 @@ def test_public_addresses(address):
 
 
 @pytest.mark.parametrize(
+    ("host", "address"),
+    [
+        ("2130706433", "127.0.0.1"),
+        ("0x7f000001", "127.0.0.1"),
+        ("127.1", "127.0.0.1"),
+        ("0177.0.0.1", "127.0.0.1"),
+        ("134744072", "8.8.8.8"),
+        ("example.com", None),
+        ("1.example", None),
+        ("123.example.com", None),
+    ],
+)
+def test_numeric_hosts_are_read_as_a_connection_reads_them(host, address):
+    parsed = sending.parse_address(host)
+    assert (str(parsed) if parsed else None) == address
+
+
+@pytest.mark.parametrize(
     "url",
     [
         "http://127.0.0.1:8000/hooks",
@@ -98,6 +116,14 @@ def test_public_addresses(address):
         "http://10.0.0.5/",
         "http://[::ffff:127.0.0.1]/",
         "http://0.0.0.0:8000/",
+        # The IPv4 forms a connection reads as loopback without asking any DNS: refused
+        # when added, not only at every delivery.
+        "http://2130706433/",
+        "http://0x7f000001/",
+        "http://127.1/",
+        "http://0177.0.0.1/",
+        "http://0x7f.1/",
+        "http://10.1/",
     ],
 )
 def test_an_address_that_is_not_public_is_refused_when_added(cast, url):

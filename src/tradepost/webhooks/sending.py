@@ -19,6 +19,7 @@ is made by `GuardedBackend`, below the HTTP client, so nothing reaches a socket 
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 import ssl
 import time
@@ -71,12 +72,26 @@ def is_public_address(address: IPAddress) -> bool:
     )
 
 
+#: A host written as the C library reads an IPv4 address in its shorter forms: one number
+#: ("2130706433"), hexadecimal or octal parts ("0x7f000001", "0177.1"), fewer than four parts
+#: ("127.1"). A connection resolves them to that address without asking any DNS.
+_NUMERIC_HOST = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)(?:\.(?:0x[0-9a-f]*|[0-9]+)){0,3}\.?", re.I)
+
+
 def parse_address(text: str) -> IPAddress | None:
-    """The IP address `text` is (an IPv6 zone dropped), or None for a host name."""
+    """The IP address `text` is (an IPv6 zone dropped; the short and numeric IPv4 forms read
+    as a connection reads them), or None for a host name."""
+    bare = text.strip("[]").split("%", 1)[0]
     try:
-        return ipaddress.ip_address(text.strip("[]").split("%", 1)[0])
+        return ipaddress.ip_address(bare)
     except ValueError:
-        return None
+        pass
+    if _NUMERIC_HOST.fullmatch(bare):
+        try:
+            return ipaddress.IPv4Address(socket.inet_aton(bare.rstrip(".")))
+        except OSError:
+            return None
+    return None
 
 
 def checked_addresses(host: str, port: int, *, allow_private: bool) -> list[str]:

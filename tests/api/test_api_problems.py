@@ -94,3 +94,42 @@ def test_the_schema_says_which_endpoints_answer_without_a_token(schema, client):
     # ...and it is true: without a token the public list answers, the write does not.
     assert client.get("/api/v1/requests").status_code == 200
     assert client.post("/api/v1/requests", {}, content_type="application/json").status_code == 401
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"Authorization": "Bearer tp_not-a-token"}, {"Authorization": "Basic eDp5"}],
+    ids=["anonymous", "bad-token", "other-scheme"],
+)
+def test_a_write_without_valid_credentials_is_a_401_problem_in_the_callers_language(headers):
+    """Not django-ninja's English "CSRF check Failed" 403 (the probe's finding): a caller with
+    no session is not refused for a CSRF token it has no reason to send."""
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(
+        "/api/v1/requests",
+        {},
+        content_type="application/json",
+        headers={**headers, "Accept-Language": "zh-Hant"},
+    )
+    body = _problem(response, 401)
+    assert body["type"].endswith("unauthenticated")
+    assert "CSRF" not in body["detail"] and body["title"] != "Authentication required"
+
+
+def test_a_signed_in_session_without_the_csrf_token_is_a_403_problem_saying_so():
+    from tests.factories.accounts import make_user
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user())
+    response = client.post(
+        "/api/v1/requests", {}, content_type="application/json", headers={"Accept-Language": "en"}
+    )
+    body = _problem(response, 403)
+    assert body["type"].endswith("csrf-failed") and "X-CSRFToken" in body["detail"]
+    # With the token, the same session gets past authentication, to the service's refusal.
+    client.get("/en/")  # sets the csrftoken cookie
+    token = client.cookies["csrftoken"].value
+    answered = client.post(
+        "/api/v1/requests", {}, content_type="application/json", headers={"X-CSRFToken": token}
+    )
+    assert _problem(answered, 403)["type"].endswith("no-company")

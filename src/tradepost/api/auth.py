@@ -6,9 +6,12 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja.security import HttpBearer, SessionAuth
+from ninja.utils import check_csrf
 
 from tradepost.api.callers import token_user
+from tradepost.api.problems import ApiProblem
 
 
 class BearerToken(HttpBearer):
@@ -20,8 +23,30 @@ class BearerToken(HttpBearer):
         return user
 
 
+class SignedInSession(SessionAuth):
+    """The web session of a signed-in user, whose writes must carry the CSRF token. A caller
+    without one (no token, no session, a visitor's session) is not authenticated: a 401
+    problem, not django-ninja's English "CSRF check Failed" 403; a signed-in session without
+    the token is a 403 problem in the caller's language."""
+
+    def _get_key(self, request: HttpRequest) -> str | None:
+        if not request.user.is_authenticated:
+            return None
+        if not getattr(request, "_ninja_csrf_exempt", False) and check_csrf(request):
+            raise ApiProblem(
+                403,
+                "csrf-failed",
+                _("CSRF check failed"),
+                _(
+                    "A write signed in with the web session must send the csrftoken cookie's "
+                    "value in the X-CSRFToken header (or use an API token)."
+                ),
+            )
+        return request.COOKIES.get(self.param_name)
+
+
 #: Use as `auth=API_AUTH` on endpoints that need a signed-in user.
-API_AUTH = [BearerToken(), SessionAuth()]
+API_AUTH = [BearerToken(), SignedInSession()]
 
 
 def _anonymous(request: HttpRequest) -> Any:

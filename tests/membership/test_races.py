@@ -58,3 +58,22 @@ def test_twenty_invoices_at_once_take_consecutive_numbers(race):
     assert sequences == list(range(1, SUBMISSIONS + 1))
     assert InvoiceCounter.objects.get(year=year).last == SUBMISSIONS
     assert Invoice.objects.values("number").distinct().count() == SUBMISSIONS
+
+
+def test_four_subscriptions_to_the_same_plan_at_once_are_one_purchase(race):
+    """The probe's four concurrent "subscribe to Gold": one pending change, one invoice
+    number, nothing voided."""
+    plan = make_plan()
+    owner, company = make_trader()
+    results = race(
+        *(
+            lambda: services.plan_change(
+                actor=owner, company=company, plan_id=plan.pk, action="subscribe"
+            )
+            for _ in range(4)
+        )
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert len({subscription.pk for subscription in results}) == 1
+    invoices = Invoice.objects.filter(company=company)
+    assert invoices.count() == 1 and invoices.get().status == "open"

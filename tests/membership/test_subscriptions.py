@@ -74,6 +74,15 @@ def test_a_new_change_withdraws_the_one_waiting_and_voids_its_invoice():
     assert second.invoice.sequence == first.invoice.sequence + 1
 
 
+def test_the_same_purchase_asked_again_is_the_one_waiting_with_its_invoice():
+    """A second click or a retried request: one purchase, one invoice number, none voided."""
+    owner, company = make_trader()
+    first = subscribe(company, gold(), actor=owner, paid=False)
+    again = subscribe(company, gold(), actor=owner, paid=False)
+    assert again.pk == first.pk and again.status == SubscriptionStatus.PENDING
+    assert list(company.invoices.values_list("status", flat=True)) == [InvoiceStatus.OPEN]
+
+
 def test_upgrade_credits_the_unused_days_exactly():
     owner, company = make_trader()
     current = shift_back(subscribe(company, gold(), actor=owner), 100)
@@ -162,7 +171,7 @@ def test_plain_members_and_outsiders_change_nothing(cast):
 
 def test_history_keeps_a_row_per_period_and_change():
     owner, company = make_trader()
-    subscribe(company, gold(), actor=owner, paid=False)
+    subscribe(company, make_plan(), actor=owner, paid=False)  # withdrawn by the next change
     first = subscribe(company, gold(), actor=owner)
     subscribe(company, make_plan(price=Decimal("9000.00")), actor=owner, action="upgrade")
     rows = list(selectors.history(company).values_list("kind", "status"))

@@ -316,6 +316,11 @@ def plan_change(*, actor: Any, company: Company, plan_id: Any, action: Action) -
     quote = selectors.change_quote(company, plan)
     if ACTIONS[action] != quote.kind:
         raise MembershipError(MembershipErrorCode.WRONG_ACTION, _wrong_action(quote.kind))
+    waiting = _same_change_waiting(company, plan=plan, quote=quote)
+    if waiting is not None:
+        # The same purchase asked again (a second click, a retried request, four at once):
+        # one purchase, one invoice number.
+        return waiting
     now = timezone.now()
     _void_pending(company, now=now)
     subscription = Subscription(
@@ -334,6 +339,26 @@ def plan_change(*, actor: Any, company: Company, plan_id: Any, action: Action) -
     if invoice.total == 0:
         _mark_paid(invoice, actor=None, now=now)
     return subscription
+
+
+def _same_change_waiting(
+    company: Company, *, plan: Plan, quote: selectors.ChangeQuote
+) -> Subscription | None:
+    """The change waiting for its payment when it is this very one (plan, kind and period),
+    with its invoice still open; None otherwise."""
+    return (
+        Subscription.objects.filter(
+            company_id=company.pk,
+            status=SubscriptionStatus.PENDING,
+            plan_id=plan.pk,
+            kind=quote.kind,
+            starts_on=quote.starts_on,
+            ends_on=quote.ends_on,
+            invoice__status=InvoiceStatus.OPEN,
+        )
+        .order_by("-pk")
+        .first()
+    )
 
 
 def _wrong_action(kind: str) -> str:

@@ -46,6 +46,7 @@ def test_who_may_review_an_award(award, who, status, code):
         body = response.json()
         assert body["rating"] == 4 and body["text"] == "On time, well packed."
         assert body["supplier"] == {
+            "id": award.supplier.pk,
             "slug": award.supplier.slug,
             "name": award.supplier.name_for("en"),
         }

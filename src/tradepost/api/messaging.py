@@ -26,6 +26,7 @@ from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.pagination import Page, Rows, paged
 from tradepost.api.problems import not_found, validation_problem
+from tradepost.api.refs import AttachmentOut
 from tradepost.catalog.company_selectors import public_companies
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
@@ -45,7 +46,7 @@ notifications_router = Router(auth=API_AUTH, tags=["notifications"])
 # --- schemas --------------------------------------------------------------------------------
 
 
-class CompanyRef(Schema):
+class ConversationCompanyOut(Schema):
     id: int | None = Field(description="null for a buyer that keeps its name to itself")
     name: str = Field(description="The name, or for such a buyer its kind and country")
 
@@ -53,8 +54,8 @@ class CompanyRef(Schema):
 class ConversationOut(Schema):
     id: int
     subject: str
-    buyer_company: CompanyRef
-    supplier_company: CompanyRef
+    buyer_company: ConversationCompanyOut
+    supplier_company: ConversationCompanyOut
     buyer_hidden: bool = Field(
         description="The buyer's name and people are withheld from the supplier (a buying "
         "request that hides its buyer) until the buyer shows them"
@@ -66,14 +67,6 @@ class ConversationOut(Schema):
     created_at: datetime
     last_message_at: datetime
     unread: int = Field(description="Messages from the other side your company has not read")
-
-
-class AttachmentOut(Schema):
-    id: int
-    name: str
-    content_type: str
-    size: int
-    url: str = Field(description="GET it with the same credentials")
 
 
 class MessageOut(Schema):

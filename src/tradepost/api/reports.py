@@ -55,7 +55,7 @@ class QueuedReportOut(ReportOut):
     reporter_email: str = Field(description="Empty when the account is gone")
 
 
-class CompanyRefOut(Schema):
+class ReportedCompanyOut(Schema):
     id: int
     name: str
     standing: str = Field(description="active, suspended or banned")
@@ -70,7 +70,7 @@ class ReportGroupOut(Schema):
     label: str = Field(description="The title, name or first words of what is reported")
     exists: bool = Field(description="False when it was deleted meanwhile")
     hidden: bool = Field(description="Hidden by moderation (a company: suspended or banned)")
-    company: CompanyRefOut | None = Field(description="The company behind it")
+    company: ReportedCompanyOut | None = Field(description="The company behind it")
     first_reported_at: datetime
     decide_with: int = Field(description="The report id to post a decision to")
     reports: list[QueuedReportOut]
@@ -106,7 +106,7 @@ class ModerationOut(Schema):
     action: str
     changed: bool = Field(description="False when it was so already (nobody is told then)")
     hidden: bool
-    company: CompanyRefOut
+    company: ReportedCompanyOut
 
 
 # --- helpers ---------------------------------------------------------------------------------

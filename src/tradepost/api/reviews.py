@@ -26,6 +26,7 @@ from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found
+from tradepost.api.refs import CompanyRef
 from tradepost.catalog.company_selectors import get_public_company
 from tradepost.companies.models import Company
 from tradepost.core.languages import normalise_ui_language
@@ -56,15 +57,10 @@ class HideIn(JsonBody):
     )
 
 
-class CompanyRefOut(Schema):
-    slug: str
-    name: str
-
-
 class ReviewOut(Schema):
     id: int
-    supplier: CompanyRefOut
-    buyer: CompanyRefOut | None = Field(description="Null when the company no longer exists")
+    supplier: CompanyRef
+    buyer: CompanyRef | None = Field(description="Null when the company no longer exists")
     request_title: str = Field(description="What was bought, as the request was titled")
     rating: int
     text: str
@@ -85,10 +81,10 @@ class ModeratedReviewOut(ReviewOut):
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _ref(company: Company | None, language: str) -> dict[str, str] | None:
+def _ref(company: Company | None, language: str) -> dict[str, Any] | None:
     if company is None:
         return None
-    return {"slug": company.slug, "name": company.name_for(language)}
+    return {"id": company.pk, "slug": company.slug, "name": company.name_for(language)}
 
 
 def _review_out(review: Review) -> dict[str, Any]:

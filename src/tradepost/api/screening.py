@@ -20,6 +20,7 @@ from pydantic import Field
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
+from tradepost.api.refs import CompanyRef, RejectIn
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.models import Product
 from tradepost.catalog.screening import (
@@ -103,25 +104,16 @@ class FindingOut(Schema):
     excerpts: list[ExcerptOut]
 
 
-class CompanyRefOut(Schema):
-    id: int
-    name: str
-
-
 class HeldListingOut(Schema):
     product_id: int
     title: str
     original_language: str
-    company: CompanyRefOut
+    company: CompanyRef
     updated_at: datetime
     terms: list[TermRefOut] = Field(
         description="The active terms found now (empty when they were deactivated since)"
     )
     findings: list[FindingOut]
-
-
-class RejectIn(JsonBody):
-    reason: str = Field(description="Told to the company, in its language (at most 1,000)")
 
 
 class DecisionOut(Schema):
@@ -167,7 +159,11 @@ def _held_out(held: HeldListing) -> dict[str, Any]:
         "product_id": product.pk,
         "title": product.title,
         "original_language": product.original_language,
-        "company": {"id": product.company_id, "name": product.company.legal_name},
+        "company": {
+            "id": product.company_id,
+            "slug": product.company.slug,
+            "name": product.company.legal_name,
+        },
         "updated_at": product.updated_at,
         "terms": [{"id": t.pk, "term": t.term, "language": t.language} for t in held.terms],
         "findings": [

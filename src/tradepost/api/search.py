@@ -138,7 +138,7 @@ class CompanyHitOut(Schema):
     review_average: float | None = None
 
 
-class BuyerOut(Schema):
+class RequestHitBuyerOut(Schema):
     """What a request shows of its buyer: the name only when the buyer revealed it."""
 
     name: str | None
@@ -159,7 +159,7 @@ class RequestHitOut(Schema):
     destination_country: str
     posted_at: str
     deadline: str
-    buyer: BuyerOut
+    buyer: RequestHitBuyerOut
 
 
 class RequestSearchOut(SearchPageOut):

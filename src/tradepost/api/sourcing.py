@@ -25,6 +25,7 @@ from tradepost.api.bodies import JsonBody, JsonDate, JsonDateTime, JsonDecimal
 from tradepost.api.filters import RequestFilterQuery
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import validation_problem
+from tradepost.api.refs import AttachmentOut
 from tradepost.companies.selectors import acting_company_id, membership_for
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.sourcing import selectors, services
@@ -161,14 +162,6 @@ class ComparisonQuery(Schema):
 
 class DeclineIn(JsonBody):
     reason: str
-
-
-class AttachmentOut(Schema):
-    id: int
-    name: str
-    content_type: str
-    size: int
-    url: str
 
 
 # --- helpers ---------------------------------------------------------------------------------

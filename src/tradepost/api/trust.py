@@ -23,6 +23,7 @@ from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found, validation_problem
+from tradepost.api.refs import RejectIn
 from tradepost.companies.models import Membership
 from tradepost.companies.selectors import membership_for
 from tradepost.trust import selectors, services
@@ -83,10 +84,6 @@ class ApproveIn(JsonBody):
         description="At least one of legal_name, registration_number, address, "
         "export_licence, certifications"
     )
-
-
-class RejectIn(JsonBody):
-    reason: str = Field(description="Why, in the company's language (at most 1,000 characters)")
 
 
 # --- helpers ---------------------------------------------------------------------------------

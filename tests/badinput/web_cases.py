@@ -10,6 +10,7 @@ with its valid submission.
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -88,7 +89,8 @@ def _takes_post(view: Callable[..., Any]) -> bool:
     if view_class is not None:
         return hasattr(view_class, "post")
     source = inspect.getsource(inspect.unwrap(view))
-    return "POST" in source or "request.FILES" in source
+    # POST, require_POST, request.POST; not a longer name that starts with it ("POSTED_...").
+    return re.search(r"POST(?![A-Za-z_])", source) is not None or "request.FILES" in source
 
 
 def post_views() -> set[str]:
@@ -459,6 +461,7 @@ WEB_WRITES = [
         tags=UPLOAD,
     ),
     Page("messaging:notifications_read_all"),
+    Page("messaging:show_buyer", kwargs=lambda w: {"conversation_id": w.conversation.pk}),
     Page(
         "messaging:email_preference",
         lambda w: {"email_messages": "on"},

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from ninja import Schema
 
 import tradepost.api.urls  # noqa: F401 - loads every router and its schemas
+from tradepost.api.openapi import PROBLEM_SCHEMA
 
 
 def _subclasses(cls: type) -> Iterator[type]:
@@ -25,3 +26,6 @@ def test_no_two_schemas_of_the_api_share_a_name():
     shared = {name: sorted(found) for name, found in modules.items() if len(found) > 1}
     assert not shared, shared
     assert len(modules) > 50
+    # Nor the name of the problem document's component, which the schema adds itself (an
+    # import row's errors, {column, message}, were described as problem documents).
+    assert PROBLEM_SCHEMA["title"] not in modules, modules[PROBLEM_SCHEMA["title"]]

@@ -79,7 +79,7 @@ class ImportOut(Schema):
     rejected_url: str = Field(description="The rejected rows as a file, with a reason column")
 
 
-class Problem(Schema):
+class RowError(Schema):
     column: str = Field(description="The column as the file names it; empty for the row")
     message: str
 
@@ -96,7 +96,7 @@ class RowOut(Schema):
     line: int = Field(description="The row's number in the sheet (the header is 1)")
     sku: str
     outcome: str = Field(description="rejected, or new / changed / unchanged with garbled text")
-    errors: list[Problem]
+    errors: list[RowError]
     garbled: list[Garbled]
 
 

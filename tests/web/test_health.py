@@ -78,3 +78,33 @@ def test_metrics_in_prometheus_text(client):
     assert lines["tradepost_worker_up"] == "1"
     assert int(lines["tradepost_search_outbox_pending"]) >= 0
     assert float(lines["tradepost_worker_heartbeat_age_seconds"]) < 60
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("proxies", "meta", "status"),
+    [
+        (0, {"REMOTE_ADDR": "127.0.0.1"}, 200),
+        (0, {"REMOTE_ADDR": "::1"}, 200),
+        (0, {"REMOTE_ADDR": "203.0.113.9"}, 403),
+        # Behind nginx: the address it forwards is the client's.
+        (1, {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"}, 403),
+        (1, {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "127.0.0.1"}, 200),
+    ],
+)
+def test_metrics_answer_this_machine_only(client, settings, proxies, meta, status):
+    settings.TRADEPOST_PROXY_COUNT = proxies
+    assert client.get("/metrics", **meta).status_code == status
+
+
+@pytest.mark.django_db
+def test_metrics_answer_the_token_from_anywhere_and_nobody_else(client, settings):
+    settings.TRADEPOST_METRICS_TOKEN = "scrape-0123456789"
+    elsewhere = {"REMOTE_ADDR": "203.0.113.9"}
+    assert client.get("/metrics", **elsewhere).status_code == 403
+    wrong = {"HTTP_AUTHORIZATION": "Bearer scrape-wrong", **elsewhere}
+    assert client.get("/metrics", **wrong).status_code == 403
+    right = {"HTTP_AUTHORIZATION": "Bearer scrape-0123456789", **elsewhere}
+    assert client.get("/metrics", **right).status_code == 200
+    # With a token set, being on this machine is not enough.
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 403

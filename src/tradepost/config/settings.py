@@ -125,6 +125,9 @@ AXES_VERBOSE = False
 # Behind TRADEPOST_PROXY_COUNT reverse proxies (nginx: 1), the client's address is taken from
 # X-Forwarded-For (`tradepost.core.clients`), for the login and account limits alike.
 TRADEPOST_PROXY_COUNT = env.int("TRADEPOST_PROXY_COUNT", 0)
+# /metrics answers clients on this machine (loopback, after the proxies above), or, when set,
+# whoever sends this token as `Authorization: Bearer <token>` (docs/operations.md).
+TRADEPOST_METRICS_TOKEN = env.str("TRADEPOST_METRICS_TOKEN", "")
 AXES_CLIENT_IP_CALLABLE = "tradepost.core.clients.client_address"
 
 ROOT_URLCONF = "tradepost.config.urls"

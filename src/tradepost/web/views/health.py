@@ -3,12 +3,17 @@ index (each node keeps its own index, fed by its own worker)."""
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
+
+from django.conf import settings
 from django.db import connection
 from django.db.utils import DatabaseError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from tradepost.core.clients import client_address
 from tradepost.search.indexer import indexer_status
 
 #: The worker is reported stopped when it has shown no sign of life for this long.
@@ -52,10 +57,29 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "degraded" if degraded else "ok", **report})
 
 
+def _may_read_metrics(request: HttpRequest) -> bool:
+    """With `TRADEPOST_METRICS_TOKEN` set, whoever sends it; otherwise a client on this
+    machine only (its address after the proxies `TRADEPOST_PROXY_COUNT` counts)."""
+    token = str(settings.TRADEPOST_METRICS_TOKEN)
+    if token:
+        sent = request.headers.get("Authorization", "")
+        return hmac.compare_digest(sent.encode(), f"Bearer {token}".encode())
+    try:
+        return ipaddress.ip_address(client_address(request)).is_loopback
+    except ValueError:
+        return False
+
+
 @require_GET
 @never_cache
 def metrics(request: HttpRequest) -> HttpResponse:
-    """The same in Prometheus' text format, for scraping and alerting."""
+    """The same in Prometheus' text format, for scraping and alerting: for this machine's
+    clients, or those that send the metrics token."""
+    if not _may_read_metrics(request):
+        return HttpResponseForbidden(
+            "The metrics answer clients on this machine, or the metrics token.\n",
+            content_type="text/plain",
+        )
     reachable, report = node_health()
     lines = [f"tradepost_database_up {int(reachable)}"]
     search = report.get("search")

@@ -108,3 +108,37 @@ def test_metrics_answer_the_token_from_anywhere_and_nobody_else(client, settings
     assert client.get("/metrics", **right).status_code == 200
     # With a token set, being on this machine is not enough.
     assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 403
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.django_db
+def test_healthz_and_metrics_report_redis_when_the_site_uses_it(client, settings):
+    import os
+    import socket
+
+    from tradepost.search import index as search_index
+
+    search_index.beat()
+    assert "redis" not in client.get("/healthz").json()  # no REDIS_URL: nothing to report
+
+    settings.REDIS_URL = f"redis://127.0.0.1:{_free_port()}/0"  # nobody listens there
+    body = client.get("/healthz").json()
+    assert body["redis"] == "unreachable" and body["status"] == "degraded"
+    assert "tradepost_redis_up 0" in client.get("/metrics").content.decode()
+
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        if os.environ.get("CI"):
+            pytest.fail("Redis is not answering on 127.0.0.1:6379 (CI needs it)")
+        pytest.skip("Redis is not answering on 127.0.0.1:6379")
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    assert client.get("/healthz").json()["redis"] == "ok"
+    assert "tradepost_redis_up 1" in client.get("/metrics").content.decode()

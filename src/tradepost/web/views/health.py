@@ -1,10 +1,12 @@
-"""Health and metrics of this app node: the database, this machine's worker and its search
-index (each node keeps its own index, fed by its own worker)."""
+"""Health and metrics of this app node: the database, Redis when the site uses it, this
+machine's worker and its search index (each node keeps its own index, fed by its own worker)."""
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+from functools import cache
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -22,9 +24,29 @@ WORKER_SILENT_SECONDS = 60
 INDEX_STALE_SECONDS = 120
 
 
+@cache
+def _redis(url: str) -> Any:
+    """A client of the Redis at `url` (its connection pool kept for the process)."""
+    import redis
+
+    return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+
+
+def redis_health() -> str | None:
+    """ "ok" or "unreachable" for the Redis at `REDIS_URL`; None when the site uses none. The
+    site still answers without it (an empty cache, sessions from the database), degraded."""
+    url = str(settings.REDIS_URL)
+    if not url:
+        return None
+    try:
+        return "ok" if _redis(url).ping() else "unreachable"
+    except Exception:  # any failure to reach it, whatever redis-py raises
+        return "unreachable"
+
+
 def node_health() -> tuple[bool, dict[str, object]]:
-    """Whether the database answers, and the report of this node's worker and search index
-    (also shown on the operator's desk)."""
+    """Whether the database answers, and the report of Redis, this node's worker and search
+    index (also shown on the operator's desk)."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -36,24 +58,31 @@ def node_health() -> tuple[bool, dict[str, object]]:
     applied_age = search["applied_seconds_ago"]
     worker = "ok" if worker_age is not None and worker_age <= WORKER_SILENT_SECONDS else "stopped"
     behind = bool(search["pending"]) and (applied_age is None or applied_age > INDEX_STALE_SECONDS)
-    return True, {
+    report: dict[str, object] = {
         "database": "ok",
         "worker": worker,
         "search": {**search, "status": "behind" if behind else "ok"},
     }
+    if (redis := redis_health()) is not None:
+        report["redis"] = redis
+    return True, report
 
 
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 with `status` "ok", or "degraded" when this node's worker has stopped or its search
-    index has fallen behind the database (the site still answers; searches may be stale);
-    503 when the database does not answer."""
+    """200 with `status` "ok", or "degraded" when this node's worker has stopped, its search
+    index has fallen behind the database (the site still answers; searches may be stale) or
+    its Redis does not answer; 503 when the database does not answer."""
     reachable, report = node_health()
     if not reachable:
         return JsonResponse({"status": "unavailable", **report}, status=503)
     search = report["search"]
-    degraded = report["worker"] != "ok" or (isinstance(search, dict) and search["status"] != "ok")
+    degraded = (
+        report["worker"] != "ok"
+        or (isinstance(search, dict) and search["status"] != "ok")
+        or report.get("redis", "ok") != "ok"
+    )
     return JsonResponse({"status": "degraded" if degraded else "ok", **report})
 
 
@@ -82,6 +111,8 @@ def metrics(request: HttpRequest) -> HttpResponse:
         )
     reachable, report = node_health()
     lines = [f"tradepost_database_up {int(reachable)}"]
+    if "redis" in report:
+        lines.append(f"tradepost_redis_up {int(report['redis'] == 'ok')}")
     search = report.get("search")
     if isinstance(search, dict):
         lines.append(f"tradepost_worker_up {int(report['worker'] == 'ok')}")

@@ -219,6 +219,18 @@ def _unread(request: HttpRequest, conversation: Conversation) -> int:
     return selectors.unread_in(conversation, company_id=company_id)
 
 
+def _one_conversation_out(request: HttpRequest, conversation: Conversation) -> dict[str, Any]:
+    """One conversation as the caller reads it, with its unread count and request link."""
+    return _conversation_out(
+        conversation,
+        viewer=_viewer(request, conversation),
+        unread=_unread(request, conversation),
+        buying_request_id=sourcing_selectors.request_id_of_conversation(
+            conversation_id=conversation.pk
+        ),
+    )
+
+
 def _positive_id(value: int | None) -> int | None:
     return value if value is not None and 0 < value <= MAX_ID else None
 
@@ -284,14 +296,7 @@ def create_inquiry(request: HttpRequest, payload: InquiryIn):
 @router.get("/{conversation_id}", response=ConversationOut, summary="One conversation")
 def get_conversation(request: HttpRequest, conversation_id: str):
     conversation = _access(request, conversation_id)
-    return _conversation_out(
-        conversation,
-        viewer=_viewer(request, conversation),
-        unread=_unread(request, conversation),
-        buying_request_id=sourcing_selectors.request_id_of_conversation(
-            conversation_id=conversation.pk
-        ),
-    )
+    return _one_conversation_out(request, conversation)
 
 
 @router.get(
@@ -360,14 +365,7 @@ def get_attachment(request: HttpRequest, conversation_id: str, attachment_id: st
 def show_buyer(request: HttpRequest, conversation_id: str):
     conversation = _access(request, conversation_id)
     conversation = services.conversation_show_buyer(actor=_user(request), conversation=conversation)
-    return _conversation_out(
-        conversation,
-        viewer=_viewer(request, conversation),
-        unread=_unread(request, conversation),
-        buying_request_id=sourcing_selectors.request_id_of_conversation(
-            conversation_id=conversation.pk
-        ),
-    )
+    return _one_conversation_out(request, conversation)
 
 
 @router.post("/{conversation_id}/read", response={204: None}, summary="Mark everything read")

@@ -46,7 +46,7 @@ def test_upload_check_confirm_and_read_the_result(supplier):
     status = client.get(f"{BASE}/{job['id']}").json()
     assert status["percent"] == 100 and status["result"]["failed"] == 1
     rejected = client.get(f"{BASE}/{job['id']}/rejected")
-    assert rejected.status_code == 200 and b"Reason" in rejected.content
+    assert rejected.status_code == 200 and b"Reason" in b"".join(rejected.streaming_content)
     assert client.get(BASE).json()["count"] == 1
 
 

@@ -58,7 +58,7 @@ def test_upload_preview_confirm_result(client, supplier):
     assert "products added" in result and "See your products" in result
     rejected = client.get(_url("rejected", job))
     assert rejected.status_code == 200 and rejected["Cache-Control"] == "private, no-store"
-    assert b"Enter a number." in rejected.content
+    assert b"Enter a number." in b"".join(rejected.streaming_content)
 
 
 def test_the_page_speaks_the_uploaders_language(client, supplier):

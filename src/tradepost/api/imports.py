@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from ninja import File, Form, Query, Router, Schema, Status
@@ -148,7 +148,7 @@ def _access(request: HttpRequest, import_id: int) -> ImportJob:
     return selectors.access_import(user=request.auth, import_id=import_id)  # type: ignore[attr-defined]
 
 
-def _download(download: exports.Download) -> HttpResponse:
+def _download(download: exports.Download) -> HttpResponse | FileResponse:
     return file_download(
         download.content, name=download.filename, content_type=download.content_type
     )
@@ -214,8 +214,8 @@ def list_rows(request: HttpRequest, import_id: int, query: Query[RowQuery]) -> R
     response={200: None},
     summary="The rejected rows as a file (the upload's format) with a reason column",
 )
-def rejected(request: HttpRequest, import_id: int) -> HttpResponse:
-    return _download(exports.rejected_file(_access(request, import_id)))
+def rejected(request: HttpRequest, import_id: int) -> HttpResponse | FileResponse:
+    return _download(exports.rejected_download(_access(request, import_id)))
 
 
 @router.post(
@@ -263,7 +263,7 @@ def cancel(request: HttpRequest, import_id: int) -> dict[str, Any]:
     response={200: None},
     summary="My company's catalogue as CSV or XLSX (the import's format)",
 )
-def export(request: HttpRequest, query: Query[DownloadQuery]) -> HttpResponse:
+def export(request: HttpRequest, query: Query[DownloadQuery]) -> HttpResponse | FileResponse:
     user = request.auth  # type: ignore[attr-defined]
     download = exports.catalogue_export(
         user=user,
@@ -279,7 +279,7 @@ def export(request: HttpRequest, query: Query[DownloadQuery]) -> HttpResponse:
     response={200: None},
     summary="An empty catalogue file with the columns named in a language",
 )
-def template(request: HttpRequest, query: Query[DownloadQuery]) -> HttpResponse:
+def template(request: HttpRequest, query: Query[DownloadQuery]) -> HttpResponse | FileResponse:
     return _download(
         exports.template_file(file_format=query.format, language=query.language or get_language())
     )

@@ -288,6 +288,10 @@ TRADEPOST_IMPORT_PICTURES_MAX_BYTES = env.int(
 TRADEPOST_IMPORT_PICTURES_MAX_FILES = env.int("TRADEPOST_IMPORT_PICTURES_MAX_FILES", 5_000)
 TRADEPOST_IMPORT_INLINE_ROWS = env.int("TRADEPOST_IMPORT_INLINE_ROWS", 200)
 TRADEPOST_IMPORT_STALLED_MINUTES = env.int("TRADEPOST_IMPORT_STALLED_MINUTES", 10)
+# An XLSX file is read by a process of its own (imports/xlsx.py) with these limits: a workbook
+# that needs more memory or CPU time is refused, and ends only that process.
+TRADEPOST_IMPORT_READER_MEMORY_MB = env.int("TRADEPOST_IMPORT_READER_MEMORY_MB", 512)
+TRADEPOST_IMPORT_READER_SECONDS = env.int("TRADEPOST_IMPORT_READER_SECONDS", 60)
 TRADEPOST_INQUIRIES_PER_HOUR = env.int("TRADEPOST_INQUIRIES_PER_HOUR", 20)
 TRADEPOST_MESSAGES_PER_HOUR = env.int("TRADEPOST_MESSAGES_PER_HOUR", 120)
 # Reports (of listings, companies, requests, messages) one person may send in 24 hours.

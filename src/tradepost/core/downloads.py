@@ -3,6 +3,8 @@ made (an invoice's PDF, a catalogue export), for the pages and the API alike."""
 
 from __future__ import annotations
 
+from typing import overload
+
 from django.db.models.fields.files import FieldFile
 from django.http import FileResponse, HttpResponse
 from django.utils.http import content_disposition_header
@@ -28,9 +30,26 @@ def pdf_response(data: bytes, name: str) -> HttpResponse:
     return file_download(data, name=name, content_type="application/pdf")
 
 
-def file_download(data: bytes, *, name: str, content_type: str) -> HttpResponse:
-    """A file the site made (an invoice's PDF, a catalogue export) as a download named
-    `name`: never sniffed, never kept by a shared cache (it holds a company's own data)."""
+@overload
+def file_download(data: bytes, *, name: str, content_type: str) -> HttpResponse: ...
+@overload
+def file_download(data: FieldFile, *, name: str, content_type: str) -> FileResponse: ...
+@overload
+def file_download(
+    data: bytes | FieldFile, *, name: str, content_type: str
+) -> HttpResponse | FileResponse: ...
+
+
+def file_download(
+    data: bytes | FieldFile, *, name: str, content_type: str
+) -> HttpResponse | FileResponse:
+    """A file the site made (an invoice's PDF, a catalogue export; made now, or made once
+    and stored) as a download named `name`: never sniffed, never kept by a shared cache (it
+    holds a company's own data)."""
+    if isinstance(data, FieldFile):
+        return uploaded_file_response(
+            data, name=name, content_type=content_type, as_attachment=True
+        )
     response = HttpResponse(data, content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(True, name)
     response["X-Content-Type-Options"] = "nosniff"

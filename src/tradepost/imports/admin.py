@@ -53,7 +53,7 @@ class ImportJobAdmin(ReadOnly):
     search_fields = ("original_name", "company__legal_name", "company__slug")
     list_select_related = ("company", "created_by")
     raw_id_fields = ("company", "created_by")
-    exclude = ("file", "pictures")
+    exclude = ("file", "pictures", "rejected_file")
     inlines = (ImportRowInline,)
     actions = ("cancel_imports",)
 

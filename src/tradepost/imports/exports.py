@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models.fields.files import FieldFile
 from django.utils import timezone, translation
 from django.utils.text import slugify
 
@@ -34,7 +35,8 @@ from tradepost.core.spreadsheets import safe_cell, write_csv
 from tradepost.imports.columns import COLUMNS, HEADER_LANGUAGES, REASON, column, product_cells
 from tradepost.imports.errors import ImportNotFound
 from tradepost.imports.models import ImportedPicture, ImportFormat, ImportJob
-from tradepost.imports.running import header_cells
+from tradepost.imports.planning import Layout
+from tradepost.imports.reading import FileRejected, Row
 from tradepost.imports.selectors import rejected_rows
 
 #: Products read per query while exporting.
@@ -49,7 +51,7 @@ _NOT_IN_XLSX = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 @dataclass(frozen=True)
 class Download:
-    content: bytes
+    content: bytes | FieldFile
     filename: str
     content_type: str
 
@@ -215,10 +217,36 @@ def _reason(errors: list[dict[str, str]]) -> str:
     )
 
 
+def _header(job: ImportJob) -> tuple[list[str], int | None]:
+    """The file's header as the check kept it, and the position of its column of reasons
+    (a file of rejected rows uploaded again), if any."""
+    header = [str(cell) for cell in job.header]
+    try:
+        reason = Layout.from_header(Row(1, header)).positions.get("reason") if header else None
+    except FileRejected:
+        reason = None
+    return header, reason
+
+
+def rejected_name(job: ImportJob) -> str:
+    stem = job.original_name.rsplit(".", 1)[0] or "catalogue"
+    return f"{stem}-rejected.{job.file_format}"
+
+
+def rejected_download(job: ImportJob) -> Download:
+    """The file of rejected rows as the check stored it; made now (and not kept) for a job
+    whose check has not ended."""
+    if job.rejected_file:
+        return Download(job.rejected_file, rejected_name(job), CONTENT_TYPES[job.file_format])
+    return rejected_file(job)
+
+
 def rejected_file(job: ImportJob) -> Download:
     """The job's rejected rows, cells as uploaded, under the file's own header, with a last
-    column saying why (in the uploader's language); the format of the upload."""
-    header, reason = header_cells(job)
+    column saying why (in the uploader's language); the format of the upload. Written once
+    by the check (`running`, kept in `ImportJob.rejected_file`): the upload is never read
+    again for it."""
+    header, reason = _header(job)
     kept = [position for position in range(len(header)) if position != reason]
 
     def cells(row: list[str]) -> list[str]:
@@ -235,5 +263,4 @@ def rejected_file(job: ImportJob) -> Download:
         rows,
         title="Rejected",
     )
-    stem = job.original_name.rsplit(".", 1)[0] or "catalogue"
-    return Download(content, f"{stem}-rejected.{job.file_format}", CONTENT_TYPES[job.file_format])
+    return Download(content, rejected_name(job), CONTENT_TYPES[job.file_format])

@@ -69,6 +69,14 @@ class ImportJob(models.Model):
         upload_to=pictures_path, storage=import_files, max_length=200, blank=True
     )
     pictures_name = models.CharField(_("pictures file name"), max_length=200, blank=True)
+    #: The file's first row as read (its column names), kept by the check: the file of
+    #: rejected rows is written under it without reading the upload again.
+    header = models.JSONField(_("column names as uploaded"), default=list, blank=True)
+    #: The rejected rows with their reasons, in the upload's format: written once when the
+    #: check ends (and again when the import refuses rows), served from here.
+    rejected_file = models.FileField(
+        upload_to=sheet_path, storage=import_files, max_length=200, blank=True
+    )
     #: The text encoding found in a CSV file ("" for XLSX) and the one it is read in (the
     #: uploader may choose another after the preview).
     detected_encoding = models.CharField(_("detected encoding"), max_length=20, blank=True)

@@ -18,10 +18,16 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import json
+import logging
 import re
-import zipfile
-from collections.abc import Generator
-from dataclasses import dataclass
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
 from itertools import chain
 from typing import IO, Any
 
@@ -31,6 +37,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tradepost.core.spreadsheets import unguarded
+from tradepost.imports import xlsx
+
+logger = logging.getLogger(__name__)
 
 #: The encodings detection chooses among, and the uploader may choose from (labels shown).
 ENCODINGS: dict[str, Any] = {
@@ -54,8 +63,10 @@ DETECTION_BYTES = 256 * 1024
 CELL_MAX_CHARACTERS = 200_000
 #: An XLSX file has at most this many parts.
 XLSX_MAX_PARTS = 10_000
-#: An XLSX file that does not state how many rows it has is counted up to this size.
-SMALL_XLSX_BYTES = 2 * 1024 * 1024
+#: The CPU seconds the sniff of a workbook may take (during the upload's request).
+SNIFF_SECONDS = 2
+#: Bytes written to the reader's standard input at a time.
+_FEED_BYTES = 1024 * 1024
 
 _SIGNATURES = (
     (b"\xd0\xcf\x11\xe0", "xls"),
@@ -281,61 +292,140 @@ def csv_rows(stream: IO[bytes], encoding: str) -> Generator[Row, None, None]:
         text.detach()  # the caller's file stays open
 
 
-def check_xlsx_container(stream: IO[bytes], name: str) -> None:
-    """Refuse an XLSX file that is no ZIP, or that would unpack to more than the limit (a
-    "ZIP bomb"), before anything opens it."""
+# --- XLSX: read in a process of its own (`imports.xlsx`) -------------------------------------
+
+
+def xlsx_limits(**changes: int) -> xlsx.Limits:
+    """What reading one workbook may cost (docs/operations.md, "Catalogue import")."""
+    values = {
+        "rows": max_rows(),
+        "cell_characters": CELL_MAX_CHARACTERS,
+        "parts": XLSX_MAX_PARTS,
+        "unpacked_bytes": int(settings.TRADEPOST_IMPORT_MAX_UNPACKED_BYTES),
+        "file_bytes": max_bytes(),
+        "memory_bytes": int(settings.TRADEPOST_IMPORT_READER_MEMORY_MB) * 1024 * 1024,
+        "cpu_seconds": int(settings.TRADEPOST_IMPORT_READER_SECONDS),
+    }
+    values.update(changes)
+    return xlsx.Limits(**values)
+
+
+def _refusal(code: str, numbers: dict[str, int], name: str) -> FileRejected:
+    """A refusal of the reader, in the uploader's language."""
+    limit = numbers.get("limit", 0)
+    values = {"name": name, "limit": limit, **numbers}
+    if code in ("unpacks_too_much", "too_many_parts"):
+        values["limit"] = megabytes(int(settings.TRADEPOST_IMPORT_MAX_UNPACKED_BYTES))
+        message = _("%(name)s unpacks to more than %(limit)d MB; split it into smaller files.")
+    elif code == "file_too_large":
+        values["limit"] = megabytes(limit)
+        message = _("%(name)s is larger than %(limit)d MB; split it into smaller files.")
+    elif code == "cell_too_long" and numbers.get("row"):
+        message = _("Row %(row)d has a cell longer than %(limit)d characters.")
+    elif code == "cell_too_long":
+        message = _("%(name)s holds a text longer than %(limit)d characters.")
+    elif code == "too_many_rows":
+        message = _("The file has more than %(limit)d rows; split it into smaller files.")
+    elif code == "too_many_columns":
+        message = _(
+            "Row %(row)d has a value in column %(column)d; a catalogue has at most %(limit)d "
+            "columns."
+        )
+    elif code == "too_many_strings":
+        message = _(
+            "%(name)s holds more than %(limit)d different texts; split it into smaller files."
+        )
+    elif code == "strings_too_long":
+        message = _(
+            "The texts of %(name)s are longer than %(limit)d characters in all; split it "
+            "into smaller files."
+        )
+    elif code == "too_many_cells":
+        message = _(
+            "%(name)s has more than %(limit)d cells, empty ones included; split it into "
+            "smaller files."
+        )
+    elif code in ("memory", "time"):
+        message = _(
+            "%(name)s takes more memory or time to read than a catalogue may; split it into "
+            "smaller files."
+        )
+    else:
+        message = _("%(name)s is not a valid XLSX file.")
+    return FileRejected(message % values)
+
+
+@contextmanager
+def _reader(
+    stream: IO[bytes], mode: str, limits: xlsx.Limits, name: str
+) -> Iterator[Iterator[dict[str, Any]]]:
+    """The reader's messages (`imports.xlsx.main`), read as it writes them; a reader that
+    ends without saying why (killed past its CPU time, or its memory) is a refusal too."""
+    command = [sys.executable, "-I", xlsx.__file__, mode, json.dumps(asdict(limits))]
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors
+        )
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            _feed(stream, process.stdin)
+            yield _messages(process, errors, name)
+        finally:
+            process.kill()
+            process.wait()
+            process.stdout.close()
+
+
+def _feed(stream: IO[bytes], into: IO[bytes]) -> None:
+    stream.seek(0)
     try:
-        with zipfile.ZipFile(stream) as archive:
-            parts = archive.infolist()
-    except (zipfile.BadZipFile, OSError, EOFError):
-        raise FileRejected(_("%(name)s is not a valid XLSX file.") % {"name": name}) from None
+        while chunk := stream.read(_FEED_BYTES):
+            into.write(chunk)
+        into.close()
+    except BrokenPipeError:  # the reader stopped reading: it says why
+        pass
     finally:
         stream.seek(0)
-    limit = int(settings.TRADEPOST_IMPORT_MAX_UNPACKED_BYTES)
-    if len(parts) > XLSX_MAX_PARTS or sum(part.file_size for part in parts) > limit:
-        raise FileRejected(
-            _("%(name)s unpacks to more than %(limit)d MB; split it into smaller files.")
-            % {"name": name, "limit": megabytes(limit)}
-        )
-    if not any(part.filename.startswith("xl/") for part in parts):
-        raise FileRejected(_("%(name)s is not a valid XLSX file.") % {"name": name})
+
+
+def _messages(process: Any, errors: IO[bytes], name: str) -> Iterator[dict[str, Any]]:
+    for line in process.stdout:
+        message = json.loads(line)
+        if "refused" in message:
+            raise _refusal(str(message["refused"]), dict(message.get("numbers") or {}), name)
+        if message.get("end"):
+            return
+        yield message
+    status = process.wait()
+    errors.seek(0)
+    logger.warning(
+        "The XLSX reader of %s ended (status %s) without a word: %s",
+        name,
+        status,
+        errors.read(2000).decode("utf-8", "replace"),
+    )
+    raise _refusal("time" if status in (-signal.SIGXCPU, -signal.SIGKILL) else "memory", {}, name)
+
+
+def xlsx_sniff(stream: IO[bytes], name: str) -> xlsx.Sniff:
+    """The first row and the size of a workbook, at a bounded cost (`imports.xlsx.sniff`),
+    or FileRejected."""
+    limits = xlsx_limits(cpu_seconds=SNIFF_SECONDS)
+    with _reader(stream, "sniff", limits, name) as messages:
+        for message in messages:
+            return xlsx.Sniff(**message["sniff"])
+    raise _refusal("not_xlsx", {}, name)
 
 
 def xlsx_rows(stream: IO[bytes], name: str) -> Generator[Row, None, None]:
     """The rows of the workbook's first sheet (a formula cell is read as empty, its position
     noted: the preview refuses it). Empty rows are skipped, their numbers kept."""
-    from openpyxl import load_workbook
-
-    check_xlsx_container(stream, name)
-    try:
-        workbook = load_workbook(stream, read_only=True, data_only=False)
-    except Exception:  # openpyxl raises many kinds on a damaged file
-        raise FileRejected(_("%(name)s is not a valid XLSX file.") % {"name": name}) from None
-    try:
-        sheet = workbook.worksheets[0]
-        for number, cells in enumerate(sheet.iter_rows(), start=1):
-            values: list[str] = []
-            formulas = []
-            for position, cell in enumerate(cells):
-                value = getattr(cell, "value", None)
-                if getattr(cell, "data_type", None) == "f":
-                    formulas.append(position)
-                    value = None
-                text = _text(value)
-                if len(text) > CELL_MAX_CHARACTERS:
-                    raise FileRejected(
-                        _("Row %(row)d has a cell longer than %(limit)d characters.")
-                        % {"row": number, "limit": CELL_MAX_CHARACTERS}
-                    )
-                values.append(text)
+    with _reader(stream, "rows", xlsx_limits(), name) as messages:
+        for message in messages:
+            values = [_text(cell) for cell in message["cells"]]
+            formulas = tuple(message["formulas"])
             if any(value.strip() for value in values) or formulas:
-                yield Row(number, values, tuple(formulas))
-    except FileRejected:
-        raise
-    except Exception:
-        raise FileRejected(_("%(name)s is not a valid XLSX file.") % {"name": name}) from None
-    finally:
-        workbook.close()
+                yield Row(int(message["row"]), values, formulas)
 
 
 def rows_of(
@@ -346,34 +436,14 @@ def rows_of(
     return csv_rows(stream, encoding)
 
 
-def estimate_rows(stream: IO[bytes], *, file_format: str, encoding: str) -> int | None:
-    """About how many rows the file has, cheaply (a CSV's line ends, an XLSX sheet's stated
-    size); None when an XLSX file does not say."""
+def estimate_rows(stream: IO[bytes]) -> int:
+    """About how many rows a CSV file has, cheaply: its line ends. In UTF-16 some characters
+    hold a line-feed byte too, so this may count more, never fewer (more only sends a file
+    to the background sooner)."""
     try:
-        if file_format == "csv":
-            # Line-feed bytes: in UTF-16 some characters hold one too, so this may count
-            # more, never fewer (more only sends a file to the background sooner).
-            count = 0
-            while chunk := stream.read(1024 * 1024):
-                count += chunk.count(b"\n")
-            return count
-        from openpyxl import load_workbook
-
-        size = stream.seek(0, 2)
-        stream.seek(0)
-        workbook = load_workbook(stream, read_only=True)
-        try:
-            sheet = workbook.worksheets[0]
-            if sheet.max_row is not None:
-                return int(sheet.max_row)
-            # A workbook that does not state its size (some writers leave it out): a small
-            # one is counted, a large one goes to the background.
-            if size <= SMALL_XLSX_BYTES:
-                return sum(1 for _row in sheet.iter_rows(values_only=True))
-            return None
-        finally:
-            workbook.close()
-    except Exception:
-        return None
+        count = 0
+        while chunk := stream.read(1024 * 1024):
+            count += chunk.count(b"\n")
+        return count
     finally:
         stream.seek(0)

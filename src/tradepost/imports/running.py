@@ -39,7 +39,7 @@ from tradepost.catalog.models import Product, ProductImage, ProductStatus
 from tradepost.companies.selectors import standing_refusal
 from tradepost.core.events import EventType, emit
 from tradepost.core.garbage import long_lived_set_aside
-from tradepost.imports import kept
+from tradepost.imports import exports, kept
 from tradepost.imports.models import ImportedPicture, ImportJob, ImportRow, ImportStatus, RowOutcome
 from tradepost.imports.pictures import PictureBox
 from tradepost.imports.planning import Layout, Planner, RowPlan
@@ -64,14 +64,14 @@ def _chunks(rows: Iterator[Row], size: int) -> Iterator[list[Row]]:
 
 @contextmanager
 def _opened(
-    job: ImportJob, *, with_pictures: bool = True
+    job: ImportJob,
 ) -> Iterator[tuple[Iterator[Row], PictureBox | None]]:
     """The file's rows and the ZIP's pictures, closed afterwards."""
     sheet = job.file.open("rb")
     box = None
     pictures = None
     try:
-        if job.pictures and with_pictures:
+        if job.pictures:
             pictures = job.pictures.open("rb")
             box = PictureBox(pictures, job.pictures_name)
         rows = rows_of(
@@ -96,17 +96,6 @@ def _layout(rows: Iterator[Row], job: ImportJob) -> Layout:
     except StopIteration:
         raise FileRejected(_("%(name)s holds no rows.") % {"name": job.original_name}) from None
     return Layout.from_header(header)
-
-
-def header_cells(job: ImportJob) -> tuple[list[str], int | None]:
-    """The file's header row as uploaded, and the position of its column of reasons (a file
-    of rejected rows uploaded again), if any."""
-    try:
-        with _opened(job, with_pictures=False) as (rows, _box):
-            layout = _layout(rows, job)
-    except FileRejected:
-        return [], None
-    return layout.headings, layout.positions.get("reason")
 
 
 def _fail(job_id: int, status: str, message: str) -> None:
@@ -205,8 +194,22 @@ def _check(job: ImportJob, progress: Any) -> None:
         rejected_rows=counts[RowOutcome.REJECTED],
         flagged_rows=counts["flagged"],
         notes=_notes(job, layout, wants_publishing),
+        header=layout.headings,
         updated_at=timezone.now(),
     )
+    store_rejected(job)
+
+
+def store_rejected(job: ImportJob) -> None:
+    """Write the file of rejected rows (`exports.rejected_file`) where the downloads are
+    served from: once when the check ends, again when the import refuses rows."""
+    job.refresh_from_db()
+    before = job.rejected_file.name if job.rejected_file else ""
+    download = exports.rejected_file(job)
+    job.rejected_file.save(download.filename, ContentFile(download.content), save=False)
+    ImportJob.objects.filter(pk=job.pk).update(rejected_file=job.rejected_file.name)
+    if before:
+        job.rejected_file.storage.delete(before)
 
 
 def _row_record(
@@ -275,6 +278,8 @@ def _end(job: ImportJob, status: str, message: str = "") -> None:
                 "finished_at": now.isoformat(),
             },
         )
+    if job.failed_count > job.rejected_rows:  # the import refused rows the check let through
+        store_rejected(job)
 
 
 def _run(job: ImportJob, actor: User, progress: Any) -> None:

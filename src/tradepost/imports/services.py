@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import IO, Any
@@ -39,12 +40,14 @@ from tradepost.imports.reading import (
     DETECTION_BYTES,
     ENCODINGS,
     FileRejected,
+    Row,
     detect_encoding,
     estimate_rows,
     max_bytes,
     megabytes,
     rows_of,
     sniff_format,
+    xlsx_sniff,
 )
 from tradepost.imports.tasks import check_import, run_import
 
@@ -85,8 +88,23 @@ def _sha256(upload: IO[bytes]) -> str:
     return digest.hexdigest()
 
 
-def _check_sheet(upload: Any, encoding: Any) -> tuple[str, str, str, str]:
-    """The sheet's cleaned name, format, detected encoding and the encoding to read it in;
+@dataclass(frozen=True)
+class _Sheet:
+    """An upload checked as a file: its cleaned name, format, detected encoding, the
+    encoding to read it in, and its rows (the header included): counted, else None when
+    only the background may count them (a large workbook), and the count to show meanwhile."""
+
+    name: str
+    file_format: str
+    detected: str
+    encoding: str
+    rows: int | None
+    shown_rows: int
+
+
+def _check_sheet(upload: Any, encoding: Any) -> _Sheet:
+    """The upload checked as a file, at a bounded cost whatever it holds (a workbook is only
+    sniffed: its first row, and its rows counted when it is small, `reading.xlsx_sniff`);
     FieldInvalid when it cannot be a catalogue."""
     name = clean_file_name(getattr(upload, "name", ""), default="catalogue")
     size, limit = _size(upload), max_bytes()
@@ -100,30 +118,43 @@ def _check_sheet(upload: Any, encoding: Any) -> tuple[str, str, str, str]:
     upload.seek(0)
     try:
         file_format = sniff_format(upload.read(8), name)
+        if file_format == ImportFormat.XLSX:
+            sheet = _check_workbook(upload, name)
+        else:
+            sheet = _check_csv(upload, name, encoding)
     except FileRejected as refusal:
         raise FieldInvalid(str(refusal)) from None
     finally:
         upload.seek(0)
-    detected = ""
-    if file_format == ImportFormat.CSV:
-        detected = detect_encoding(upload.read(DETECTION_BYTES + 1))
-        upload.seek(0)
+    return sheet
+
+
+def _check_workbook(upload: Any, name: str) -> _Sheet:
+    sniffed = xlsx_sniff(upload, name)
+    if sniffed.header is not None:  # else the background reads it, and checks it
+        Layout.from_header(Row(1, sniffed.header, tuple(sniffed.formulas)))
+    elif sniffed.rows == 0:
+        raise FileRejected(_("%(name)s holds no rows.") % {"name": name})
+    shown = sniffed.rows or sniffed.declared_rows or 0
+    return _Sheet(name, ImportFormat.XLSX, "", "", sniffed.rows, shown)
+
+
+def _check_csv(upload: Any, name: str, encoding: Any) -> _Sheet:
+    upload.seek(0)
+    detected = detect_encoding(upload.read(DETECTION_BYTES + 1))
+    upload.seek(0)
     chosen = detected if not encoding else str(encoding)
-    rows = rows_of(upload, file_format=file_format, encoding=chosen, name=name)
+    rows = rows_of(upload, file_format=ImportFormat.CSV, encoding=chosen, name=name)
     try:
         header = next(rows)
     except StopIteration:
-        raise FieldInvalid(_("%(name)s holds no rows.") % {"name": name}) from None
-    except FileRejected as refusal:
-        raise FieldInvalid(str(refusal)) from None
+        raise FileRejected(_("%(name)s holds no rows.") % {"name": name}) from None
     finally:
         rows.close()
         upload.seek(0)
-    try:
-        Layout.from_header(header)
-    except FileRejected as refusal:
-        raise FieldInvalid(str(refusal)) from None
-    return name, file_format, detected, chosen
+    Layout.from_header(header)
+    counted = estimate_rows(upload)
+    return _Sheet(name, ImportFormat.CSV, detected, chosen, counted, counted)
 
 
 def _check_pictures(upload: Any) -> str:
@@ -207,30 +238,28 @@ def import_upload(
         errors.add("pictures", _("Choose a ZIP file of pictures."))
     errors.raise_if_any(ImportJobError, ImportErrorCode.FILE_REJECTED)
     assert checked is not None and chosen_mode is not None
-    name, file_format, detected, used = checked
     now = timezone.now()
     job = ImportJob(
         company=company,
         created_by=actor,
         created_at=now,
         updated_at=now,
-        original_name=name,
-        file_format=file_format,
+        original_name=checked.name,
+        file_format=checked.file_format,
         size=_size(catalogue),
         sha256=_sha256(catalogue),
-        detected_encoding=detected,
-        encoding=used,
+        detected_encoding=checked.detected,
+        encoding=checked.encoding,
         language=normalise_ui_language(language),
         mode=chosen_mode,
         pictures_name=pictures_name,
     )
-    estimate = estimate_rows(catalogue, file_format=file_format, encoding=used)
-    job.rows_total = estimate or 0
-    now_inline = _small(estimate) if inline is None else inline
+    job.rows_total = checked.shown_rows
+    now_inline = _small(checked.rows) if inline is None else inline
     stored: list[str] = []
     try:
         with transaction.atomic():
-            job.file.save(name, File(catalogue), save=False)
+            job.file.save(checked.name, File(catalogue), save=False)
             stored.append(str(job.file.name))
             if pictures_name:
                 job.pictures.save(pictures_name, File(pictures), save=False)

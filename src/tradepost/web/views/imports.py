@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -190,7 +190,7 @@ def import_cancel(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     )
 
 
-def _download(download: exports.Download) -> HttpResponse:
+def _download(download: exports.Download) -> HttpResponse | FileResponse:
     return file_download(
         download.content, name=download.filename, content_type=download.content_type
     )
@@ -198,14 +198,14 @@ def _download(download: exports.Download) -> HttpResponse:
 
 @login_required
 @require_GET
-def import_rejected(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+def import_rejected(request: AuthenticatedRequest, pk: int) -> HttpResponse | FileResponse:
     job = selectors.access_import(user=request.user, import_id=pk)
-    return _download(exports.rejected_file(job))
+    return _download(exports.rejected_download(job))
 
 
 @login_required
 @require_GET
-def catalogue_export(request: AuthenticatedRequest) -> HttpResponse:
+def catalogue_export(request: AuthenticatedRequest) -> HttpResponse | FileResponse:
     company, away = _company_or_redirect(request)
     if company is None:
         return away
@@ -220,7 +220,7 @@ def catalogue_export(request: AuthenticatedRequest) -> HttpResponse:
 
 
 @require_GET
-def catalogue_template(request: HttpRequest) -> HttpResponse:
+def catalogue_template(request: HttpRequest) -> HttpResponse | FileResponse:
     return _download(
         exports.template_file(
             file_format=request.GET.get("format"),

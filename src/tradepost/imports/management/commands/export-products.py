@@ -43,5 +43,6 @@ class Command(BaseCommand):
             command_line=True,
         )
         path = Path(options["output"] or download.filename)
+        assert isinstance(download.content, bytes)  # made now, never a stored file
         path.write_bytes(download.content)
         self.stdout.write(f"Wrote {path} ({len(download.content):,} bytes).")

@@ -63,7 +63,17 @@ DETECTION_BYTES = 256 * 1024
 CELL_MAX_CHARACTERS = 200_000
 #: An XLSX file has at most this many parts.
 XLSX_MAX_PARTS = 10_000
-#: The CPU seconds the sniff of a workbook may take (during the upload's request).
+#: An XLSX file's shared strings (its texts), in number and in characters all together;
+#: its columns with a value, and its cells (empty ones included).
+XLSX_MAX_SHARED_STRINGS = 1_000_000
+XLSX_MAX_SHARED_CHARACTERS = 50_000_000
+XLSX_MAX_COLUMNS = 256
+XLSX_MAX_CELLS = 20_000_000
+#: During the upload's request a workbook is only sniffed (`imports.xlsx.sniff`): its first
+#: row, within this many unpacked bytes; its rows are counted only when its sheet and texts
+#: unpack to at most XLSX_COUNT_BYTES (else the background counts them); in this CPU time.
+XLSX_SNIFF_BYTES = 1024 * 1024
+XLSX_COUNT_BYTES = 2 * 1024 * 1024
 SNIFF_SECONDS = 2
 #: Bytes written to the reader's standard input at a time.
 _FEED_BYTES = 1024 * 1024
@@ -299,8 +309,14 @@ def xlsx_limits(**changes: int) -> xlsx.Limits:
     """What reading one workbook may cost (docs/operations.md, "Catalogue import")."""
     values = {
         "rows": max_rows(),
+        "columns": XLSX_MAX_COLUMNS,
         "cell_characters": CELL_MAX_CHARACTERS,
+        "shared_strings": XLSX_MAX_SHARED_STRINGS,
+        "shared_characters": XLSX_MAX_SHARED_CHARACTERS,
+        "cells": XLSX_MAX_CELLS,
         "parts": XLSX_MAX_PARTS,
+        "sniff_bytes": XLSX_SNIFF_BYTES,
+        "count_bytes": XLSX_COUNT_BYTES,
         "unpacked_bytes": int(settings.TRADEPOST_IMPORT_MAX_UNPACKED_BYTES),
         "file_bytes": max_bytes(),
         "memory_bytes": int(settings.TRADEPOST_IMPORT_READER_MEMORY_MB) * 1024 * 1024,

@@ -5,10 +5,11 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from tradepost.accounts import services
+from tradepost.accounts.backends import login_pause
 from tradepost.accounts.tokens import TOKEN_NAME_MAX_LENGTH
 from tradepost.core.languages import normalise_ui_language
 from tradepost.money.display import UNKNOWN_CHOICE, display_currency_options
@@ -30,6 +31,31 @@ class EmailAuthenticationForm(AuthenticationForm):
 
     def clean_username(self) -> str:
         return services.normalise_email(self.cleaned_data["username"])
+
+    def get_invalid_login_error(self) -> forms.ValidationError:
+        pause = login_pause(self.request)
+        if pause is None:
+            return super().get_invalid_login_error()
+        if pause.paused:
+            minutes = max(1, -(-pause.retry_after // 60))
+            message = ngettext(
+                "Signing in to this account from a new device is paused for %(minutes)d "
+                "minute after too many attempts. A device you signed in on before still "
+                "gets in; you can also reset your password.",
+                "Signing in to this account from a new device is paused for %(minutes)d "
+                "minutes after too many attempts. A device you signed in on before still "
+                "gets in; you can also reset your password.",
+                minutes,
+            ) % {"minutes": minutes}
+        else:
+            message = ngettext(
+                "Too many attempts to sign in to this account from new devices. Try again in "
+                "%(seconds)d second.",
+                "Too many attempts to sign in to this account from new devices. Try again in "
+                "%(seconds)d seconds.",
+                pause.retry_after,
+            ) % {"seconds": pause.retry_after}
+        return forms.ValidationError(message, code="login_paused")
 
 
 def _language_choices() -> list[tuple[str, str]]:

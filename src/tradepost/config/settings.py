@@ -129,6 +129,11 @@ TRADEPOST_PROXY_COUNT = env.int("TRADEPOST_PROXY_COUNT", 0)
 # whoever sends this token as `Authorization: Bearer <token>` (docs/operations.md).
 TRADEPOST_METRICS_TOKEN = env.str("TRADEPOST_METRICS_TOKEN", "")
 AXES_CLIENT_IP_CALLABLE = "tradepost.core.clients.client_address"
+# Per account, whatever the client (docs/adr/0033-device-cookies.md): login attempts from
+# devices the account never signed in on are slowed past the first and refused past the second
+# (a device that signed in before always gets in; the owner is emailed).
+TRADEPOST_LOGIN_NEW_DEVICE_PER_MINUTE = env.int("TRADEPOST_LOGIN_NEW_DEVICE_PER_MINUTE", 5)
+TRADEPOST_LOGIN_NEW_DEVICE_PER_HOUR = env.int("TRADEPOST_LOGIN_NEW_DEVICE_PER_HOUR", 10)
 
 ROOT_URLCONF = "tradepost.config.urls"
 WSGI_APPLICATION = "tradepost.config.wsgi.application"

@@ -76,7 +76,10 @@ class ImportJob(models.Model):
     #: check ends (and again when the import refuses rows), served from here.
     rejected_file = models.FileField(
         _("file of rejected rows"),
-        upload_to=sheet_path, storage=import_files, max_length=200, blank=True
+        upload_to=sheet_path,
+        storage=import_files,
+        max_length=200,
+        blank=True,
     )
     #: The text encoding found in a CSV file ("" for XLSX) and the one it is read in (the
     #: uploader may choose another after the preview).

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -14,6 +18,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tradepost.accounts import services, tokens
+from tradepost.accounts.backends import login_pause
+from tradepost.accounts.devices import DEVICE_COOKIE, DEVICE_MAX_AGE, device_cookie
 from tradepost.accounts.errors import AccountError
 from tradepost.accounts.forms import (
     EmailAuthenticationForm,
@@ -42,10 +48,36 @@ class AuthenticatedRequest(HttpRequest):
     user: User
 
 
+def _remember_device(request: HttpRequest, response: HttpResponse, email: str) -> None:
+    """Leave the device cookie that lets this browser sign in to `email` while the account is
+    paused on new devices (`accounts.devices`)."""
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device_cookie(request.COOKIES.get(DEVICE_COOKIE), email),
+        max_age=int(DEVICE_MAX_AGE.total_seconds()),
+        secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
 class LoginView(auth_views.LoginView):
     form_class = EmailAuthenticationForm
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        _remember_device(self.request, response, form.get_user().email)
+        return response
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        pause = login_pause(self.request)
+        if pause is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(pause.retry_after)
+        return response
 
 
 class LogoutView(auth_views.LogoutView):
@@ -235,6 +267,13 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
     title = gettext_lazy("Choose a new password")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        # The reset link proved the address: this browser signs in even while the account
+        # is paused on new devices.
+        response = super().form_valid(form)
+        _remember_device(self.request, response, form.user.email)
+        return response
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

@@ -86,6 +86,7 @@ def test_debians_nginx_accepts_the_shipped_configuration(tmp_path):
 
 @pytest.mark.django_db(transaction=True)
 def test_nginx_in_front_of_an_app_node(tmp_path, live_server, settings):
+    settings.TRADEPOST_HEALTH_NEEDS_WORKER = False  # the app node runs no worker here
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "trade.example.com"]
     http_port, https_port = free_port(), free_port()
     upstream = live_server.url.removeprefix("http://")

@@ -83,3 +83,37 @@ def test_stopping_ends_the_children_and_restarts_nothing():
     clock.now += 100
     supervisor.check()
     assert len(started) == 1
+
+
+def test_a_hung_child_is_killed_and_restarted_a_dead_one_is_not_mistaken_for_it():
+    started: list[FakeProcess] = []
+    heartbeat = {"age": 1.0}
+
+    def start() -> FakeProcess:
+        started.append(FakeProcess())
+        return started[-1]
+
+    clock = Clock()
+    supervisor = Supervisor(
+        [Child("worker", start, silent=lambda: heartbeat["age"])], clock=clock, hung_after=90
+    )
+    supervisor.start()
+    clock.now = 30.0
+    heartbeat["age"] = 200.0  # silent, but it only just started: given its time
+    supervisor.check()
+    assert started[0].code is None
+    clock.now = 100.0
+    heartbeat["age"] = 5.0  # alive
+    supervisor.check()
+    assert started[0].code is None
+    heartbeat["age"] = 95.0  # stopped (SIGSTOP) or frozen: killed
+    supervisor.check()
+    assert started[0].code == -9
+    clock.now = 101.0
+    supervisor.check()  # seen dead: restarted after the first delay
+    clock.now = 102.5
+    supervisor.check()
+    assert len(started) == 2 and started[1].code is None
+    clock.now = 150.0
+    supervisor.check()  # the new one is given its time before its silence counts
+    assert started[1].code is None

@@ -6,6 +6,9 @@ from django.db.utils import OperationalError
 
 @pytest.mark.django_db
 def test_healthz_answers_ok_with_database(client):
+    from tradepost.search import index as search_index
+
+    search_index.beat()  # this node's worker is alive
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json()["database"] == "ok"
@@ -31,7 +34,7 @@ def test_root_negotiates_language(client):
 
 
 @pytest.mark.django_db
-def test_healthz_says_when_the_worker_stopped_or_the_index_fell_behind(client):
+def test_healthz_says_when_the_worker_stopped_or_the_index_fell_behind(client, settings):
     import os
     import time
 
@@ -39,9 +42,10 @@ def test_healthz_says_when_the_worker_stopped_or_the_index_fell_behind(client):
     from tests.factories.search import index, record
     from tradepost.search import index as search_index
 
-    # No worker has ever run on this node: the site answers, degraded.
-    body = client.get("/healthz").json()
-    assert body["status"] == "degraded" and body["worker"] == "stopped"
+    # No worker has ever run on this node: nothing queued would run.
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable" and response.json()["worker"] == "stopped"
 
     search_index.beat()
     index(make_product(title="Steel bar"))
@@ -59,10 +63,20 @@ def test_healthz_says_when_the_worker_stopped_or_the_index_fell_behind(client):
     assert body["status"] == "degraded"
     assert body["search"]["status"] == "behind" and body["search"]["pending"] == 1
 
-    # A worker silent for minutes is reported stopped.
-    old = time.time() - 600
-    os.utime(search_index.heartbeat_path(), (old, old))
-    assert client.get("/healthz").json()["worker"] == "stopped"
+    # A worker silent past the bound (stopped, or hung: SIGSTOP) is reported stopped: 503.
+    search_index.beat()
+    silent = time.time() - settings.TRADEPOST_WORKER_SILENT_SECONDS - 1
+    os.utime(search_index.heartbeat_path(), (silent, silent))
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["worker"] == "stopped"
+
+
+@pytest.mark.django_db
+def test_a_node_served_without_a_worker_is_degraded_not_down(client, settings):
+    settings.TRADEPOST_HEALTH_NEEDS_WORKER = False  # `tradepost serve --no-worker`
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["status"] == "degraded" and response.json()["worker"] == "stopped"
 
 
 @pytest.mark.django_db

@@ -430,6 +430,15 @@ TASKS_BACKEND_NAME = env.str("TRADEPOST_TASKS_BACKEND", "database")
 # Seconds the database queue's idle worker waits before it looks for tasks again: the most a
 # side effect (an email, a webhook) waits after its commit when the worker is idle.
 TRADEPOST_WORKER_POLL_SECONDS = env.float("TRADEPOST_WORKER_POLL_SECONDS", 1.0)
+# The worker shows it is alive every TRADEPOST_WORKER_HEARTBEAT_SECONDS. /healthz answers 503
+# when this node's worker has been silent for TRADEPOST_WORKER_SILENT_SECONDS (stopped, or hung:
+# a process stopped or frozen), unless TRADEPOST_HEALTH_NEEDS_WORKER is off (a node served
+# with `tradepost serve --no-worker`); `tradepost serve` kills and restarts a worker silent for
+# TRADEPOST_WORKER_HUNG_SECONDS.
+TRADEPOST_WORKER_HEARTBEAT_SECONDS = env.float("TRADEPOST_WORKER_HEARTBEAT_SECONDS", 5.0)
+TRADEPOST_WORKER_SILENT_SECONDS = env.float("TRADEPOST_WORKER_SILENT_SECONDS", 30.0)
+TRADEPOST_WORKER_HUNG_SECONDS = env.float("TRADEPOST_WORKER_HUNG_SECONDS", 90.0)
+TRADEPOST_HEALTH_NEEDS_WORKER = env.bool("TRADEPOST_HEALTH_NEEDS_WORKER", True)
 if TASKS_BACKEND_NAME not in _TASK_BACKENDS:
     raise ValueError(
         f"TRADEPOST_TASKS_BACKEND={TASKS_BACKEND_NAME!r}: use one of {', '.join(_TASK_BACKENDS)}"

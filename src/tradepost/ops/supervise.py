@@ -5,6 +5,10 @@ doubles with each quick failure (1 s, 2 s, 4 s ... at most a minute) and starts 
 child has run for a minute: a crashing worker does not spin, and one that died once comes back
 at once. Before this, a dead worker left search silently behind the database and a dead
 gunicorn ended `tradepost serve`.
+
+A child may also say how long it has been silent (`Child.silent`: the worker's heartbeat);
+one silent for longer than `Supervisor.hung_after`, having run at least that long, is hung
+(stopped with SIGSTOP, or frozen): it is killed, and restarted as a dead one is.
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ class Child:
     delay: float = FIRST_DELAY
     restart_at: float | None = None
     restarts: int = 0
+    #: Seconds since the child last showed it was alive (None: it never did, or it cannot
+    #: tell); None for a child that shows nothing.
+    silent: Callable[[], float | None] | None = None
 
 
 @dataclass
@@ -49,6 +56,8 @@ class Supervisor:
     children: list[Child]
     clock: Callable[[], float] = time.monotonic
     stopping: bool = False
+    #: A child silent (and running) for longer than this is hung.
+    hung_after: float = 90.0
     _log: list[str] = field(default_factory=list)
 
     def start(self) -> None:
@@ -74,6 +83,7 @@ class Supervisor:
                 continue
             code = child.process.poll() if child.process is not None else None
             if code is None:
+                self._kill_if_hung(child, now)
                 continue
             if now - child.started_at >= HEALTHY_RUN:
                 child.delay = FIRST_DELAY
@@ -82,6 +92,18 @@ class Supervisor:
             self._log.append(message)
             child.restart_at = now + child.delay
             child.delay = min(child.delay * 2, MAX_DELAY)
+
+    def _kill_if_hung(self, child: Child, now: float) -> None:
+        if child.silent is None or child.process is None:
+            return
+        silent = child.silent()
+        if now - child.started_at < self.hung_after or silent is None:
+            return
+        if silent > self.hung_after:
+            message = f"{child.name} was silent for {silent:.0f} s; killing it to restart it"
+            logger.error(message)
+            self._log.append(message)
+            child.process.kill()  # a stopped process ends at SIGKILL too
 
     def stop(self, timeout: float = 10.0) -> None:
         self.stopping = True

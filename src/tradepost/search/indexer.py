@@ -40,7 +40,6 @@ from tradepost.search.index import (
     IndexState,
     IndexWriter,
     Shared,
-    beat,
     build_document,
     company_document,
     company_key,
@@ -368,10 +367,6 @@ def rebuild_now(
         return rebuild(writer, on_progress=on_progress, pool=pool)
 
 
-#: Seconds between the worker's signs of life (`index.beat`).
-HEARTBEAT_EVERY = 5.0
-
-
 def indexer_status() -> dict[str, float | int | None]:
     """What /healthz and /metrics report of this machine's search index: changes written
     but not yet applied (`pending`), seconds since the index last applied or was rebuilt,
@@ -396,14 +391,10 @@ def run_indexer_loop(
 ) -> None:
     """Apply the outbox until `stop` is set (the worker runs this in a thread)."""
     last_prune = 0.0
-    last_beat = 0.0
     failures = 0
     try:
         while not stop.is_set():
             close_old_connections()
-            if time.monotonic() - last_beat >= HEARTBEAT_EVERY:
-                beat()  # /healthz tells a stopped worker from an idle one by this
-                last_beat = time.monotonic()
             try:
                 report = apply_outbox(should_stop=stop.is_set)
                 failures = 0

@@ -18,8 +18,6 @@ from django.views.decorators.http import require_GET
 from tradepost.core.clients import client_address
 from tradepost.search.indexer import indexer_status
 
-#: The worker is reported stopped when it has shown no sign of life for this long.
-WORKER_SILENT_SECONDS = 60
 #: The index is reported behind when changes wait and nothing was applied for this long.
 INDEX_STALE_SECONDS = 120
 
@@ -56,7 +54,8 @@ def node_health() -> tuple[bool, dict[str, object]]:
     search = indexer_status()
     worker_age = search["worker_seconds_ago"]
     applied_age = search["applied_seconds_ago"]
-    worker = "ok" if worker_age is not None and worker_age <= WORKER_SILENT_SECONDS else "stopped"
+    silent = float(settings.TRADEPOST_WORKER_SILENT_SECONDS)
+    worker = "ok" if worker_age is not None and worker_age <= silent else "stopped"
     behind = bool(search["pending"]) and (applied_age is None or applied_age > INDEX_STALE_SECONDS)
     report: dict[str, object] = {
         "database": "ok",
@@ -71,11 +70,15 @@ def node_health() -> tuple[bool, dict[str, object]]:
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 with `status` "ok", or "degraded" when this node's worker has stopped, its search
-    index has fallen behind the database (the site still answers; searches may be stale) or
-    its Redis does not answer; 503 when the database does not answer."""
+    """200 with `status` "ok", or "degraded" when its search index has fallen behind the
+    database (the site still answers; searches may be stale) or its Redis does not answer;
+    503 when the database does not answer, or when this node's worker has stopped or hung
+    (silent for `TRADEPOST_WORKER_SILENT_SECONDS`: nothing queued would run; a node served
+    without a worker, `TRADEPOST_HEALTH_NEEDS_WORKER` off, is only "degraded" then)."""
     reachable, report = node_health()
     if not reachable:
+        return JsonResponse({"status": "unavailable", **report}, status=503)
+    if report["worker"] != "ok" and settings.TRADEPOST_HEALTH_NEEDS_WORKER:
         return JsonResponse({"status": "unavailable", **report}, status=503)
     search = report["search"]
     degraded = (

@@ -1,5 +1,6 @@
 """Serve the site with gunicorn and one background worker process beside it, both kept
-running (`tradepost.ops.supervise`: a child that dies is restarted, with backoff).
+running (`tradepost.ops.supervise`: a child that dies is restarted, with backoff; a worker
+whose heartbeat stops for `TRADEPOST_WORKER_HUNG_SECONDS` is killed and restarted).
 
 Concurrency: a request is mostly Python (Django, analysis, hydration) holding the GIL, so
 processes, not threads, use the cores. The default is one worker process per CPU, at least
@@ -24,6 +25,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from tradepost.ops.supervise import Child, Supervisor
+from tradepost.search.index import heartbeat_age
 
 
 def default_workers() -> int:
@@ -86,11 +88,17 @@ class Command(BaseCommand):
             "--access-logfile",
             "-" if settings.DEBUG else "/dev/null",
         ]
-        children = [Child("web server", lambda: subprocess.Popen(gunicorn, env=env))]
+        web_env = dict(env)
+        if options["no_worker"]:
+            # No worker here: /healthz says "degraded" for it, not 503.
+            web_env.setdefault("TRADEPOST_HEALTH_NEEDS_WORKER", "off")
+        children = [Child("web server", lambda: subprocess.Popen(gunicorn, env=web_env))]
         if not options["no_worker"]:
             worker = [os.path.join(bin_dir, "tradepost"), "worker"]
-            children.append(Child("worker", lambda: subprocess.Popen(worker, env=env)))
-        supervisor = Supervisor(children)
+            children.append(
+                Child("worker", lambda: subprocess.Popen(worker, env=env), silent=heartbeat_age)
+            )
+        supervisor = Supervisor(children, hung_after=float(settings.TRADEPOST_WORKER_HUNG_SECONDS))
 
         def stop(signum, frame):
             supervisor.stop()

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand
 
 from tradepost.core.database import ensure_planner_statistics
 from tradepost.ops.periodic import run_due_jobs, run_periodic_jobs
+from tradepost.search.index import beat
 from tradepost.search.indexer import apply_outbox, run_indexer_loop
 
 
@@ -62,24 +63,33 @@ class Command(BaseCommand):
             run_due_jobs({}, time.monotonic())
             run_task_worker(batch=True)
             return
-        if options["no_indexer"]:
-            run_task_worker()
-            return
         # The task worker owns the main thread (it installs the SIGTERM/SIGINT handlers and
-        # exits through SystemExit); the indexer runs beside it and is stopped on the way out,
-        # after finishing the batch it is applying.
+        # exits through SystemExit); the indexer, the periodic jobs and the heartbeat run
+        # beside it and are stopped on the way out (the indexer after finishing the batch it
+        # is applying).
         stop = threading.Event()
-        indexer = threading.Thread(
-            target=run_indexer_loop, args=(stop,), name="search-indexer", daemon=True
-        )
-        indexer.start()
-        periodic = threading.Thread(
-            target=run_periodic_jobs, args=(stop,), name="periodic-jobs", daemon=True
-        )
-        periodic.start()
+        loops = [(run_heartbeat, "heartbeat")]
+        if not options["no_indexer"]:
+            loops += [(run_indexer_loop, "search-indexer"), (run_periodic_jobs, "periodic-jobs")]
+        threads = [
+            threading.Thread(target=loop, args=(stop,), name=name, daemon=True)
+            for loop, name in loops
+        ]
+        for thread in threads:
+            thread.start()
         try:
             run_task_worker()
         finally:
             stop.set()
-            indexer.join(timeout=30)
-            periodic.join(timeout=30)
+            for thread in threads:
+                thread.join(timeout=30)
+
+
+def run_heartbeat(stop: threading.Event) -> None:
+    """Show that this worker is alive (`search.index.beat`, which /healthz and `tradepost
+    serve` read) every `TRADEPOST_WORKER_HEARTBEAT_SECONDS`, whatever its tasks and indexer
+    are busy with: only a process stopped or frozen falls silent."""
+    every = float(settings.TRADEPOST_WORKER_HEARTBEAT_SECONDS)
+    while not stop.is_set():
+        beat()
+        stop.wait(every)

@@ -14,7 +14,7 @@ from django.utils import translation
 import tradepost.api
 from tests.error_family import APP_CODES, SPECIAL_ERRORS
 from tradepost.api.openapi import ERROR_DESCRIPTIONS
-from tradepost.api.problems import KIND_STATUS, PROBLEM_BASE
+from tradepost.api.problems import KIND_STATUS, problem_type
 from tradepost.api.urls import api
 from tradepost.catalog.errors import ProductError, ProductErrorCode
 from tradepost.core.errors import DomainError, ErrorKind
@@ -40,13 +40,13 @@ def test_every_code_of_every_app_is_answered_by_its_kind(error_class, code):
     assert body["title"] and body["detail"] and body["instance"] == "/api/v1/anything"
     if code.kind is ErrorKind.NOT_FOUND:
         # Nothing tells a missing object from another company's.
-        assert body["type"] == PROBLEM_BASE + "not-found"
+        assert body["type"] == problem_type("not-found")
         assert "Refused." not in body["detail"]
     elif code.kind is ErrorKind.INVALID:
-        assert body["type"] == PROBLEM_BASE + "validation-error"
+        assert body["type"] == problem_type("validation-error")
         assert body["errors"] == [{"field": "body", "message": "Refused."}]
     else:
-        assert body["type"] == PROBLEM_BASE + code.value
+        assert body["type"] == problem_type(code.value)
         assert body["detail"] == "Refused." and "errors" not in body
 
 

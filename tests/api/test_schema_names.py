@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pytest
 from ninja import Schema
 
 import tradepost.api.urls  # noqa: F401 - loads every router and its schemas
@@ -29,3 +30,29 @@ def test_no_two_schemas_of_the_api_share_a_name():
     # Nor the name of the problem document's component, which the schema adds itself (an
     # import row's errors, {column, message}, were described as problem documents).
     assert PROBLEM_SCHEMA["title"] not in modules, modules[PROBLEM_SCHEMA["title"]]
+
+
+def test_every_operation_has_a_short_hand_named_unique_id():
+    from tradepost.api.operation_ids import OPERATION_IDS
+    from tradepost.api.urls import api
+
+    schema = api.get_openapi_schema()
+    ids = [
+        operation["operationId"]
+        for methods in schema["paths"].values()
+        for operation in methods.values()
+    ]
+    unnamed = [name for name in ids if name not in OPERATION_IDS.values()]
+    assert not unnamed, f"name these in api/operation_ids.py: {unnamed}"
+    assert len(ids) == len(set(ids)) == len(OPERATION_IDS)  # unique, none left over
+    assert all(name[0].islower() and name.isalnum() and len(name) <= 32 for name in ids)
+
+
+@pytest.mark.django_db
+def test_problem_types_are_addresses_on_this_site_that_lead_to_the_docs(client, settings):
+    answer = client.get("/api/v1/products/999999999")
+    problem = answer.json()
+    assert answer.status_code == 404
+    assert problem["type"] == f"{settings.SITE_URL}/problems/not-found"
+    followed = client.get("/problems/not-found")
+    assert followed.status_code == 302 and followed["Location"] == "/api/v1/docs"

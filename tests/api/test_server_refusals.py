@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -87,7 +88,7 @@ def _assert_problem(port: int, request: bytes, status: int) -> dict:
     assert int(headers["content-length"]) == len(body)
     problem = json.loads(body)
     assert problem["status"] == status and problem["title"]
-    assert problem["type"].startswith("https://tradepost.example/problems/")
+    assert re.fullmatch(r"https?://[^/]+/problems/[a-z-]+", problem["type"]), problem["type"]
     return problem
 
 

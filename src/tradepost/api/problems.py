@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from tradepost.core.errors import NON_FIELD, DomainError, ErrorKind
 
-PROBLEM_BASE = "https://tradepost.example/problems/"
+
+def problem_type(code: str) -> str:
+    """The `type` of a problem: an address on this site (`SITE_URL/problems/<code>`, which
+    leads to the API's documentation), one per code (docs/api.md)."""
+    return f"{settings.SITE_URL}/problems/{code}"
+
 
 #: The status of each kind of refusal (`core.errors.ErrorKind`).
 KIND_STATUS = {
@@ -59,7 +65,7 @@ def problem_response(
 ) -> HttpResponse:
     body: dict[str, Any] = {
         **(extensions or {}),
-        "type": PROBLEM_BASE + code,
+        "type": problem_type(code),
         "title": title,
         "status": status,
         "detail": detail or title,

@@ -67,10 +67,10 @@ def post_worker_init(worker: Any) -> None:
 
 def refusal_response(status: int, reason: str, code: str, title: str) -> bytes:
     """A whole HTTP response: a problem document that closes the connection."""
-    from tradepost.api.problems import PROBLEM_BASE
+    from tradepost.api.problems import problem_type
 
     body = json.dumps(
-        {"type": PROBLEM_BASE + code, "title": title, "status": status, "detail": title}
+        {"type": problem_type(code), "title": title, "status": status, "detail": title}
     ).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
+from django.views.generic import RedirectView
 from django.views.i18n import set_language
 from django.views.static import serve as serve_file
 
@@ -29,6 +30,8 @@ urlpatterns = [
     path("sitemap.xml", site_files.sitemap_index, name="sitemap"),
     path("sitemap-<slug:section>.xml", site_files.sitemap_section, name="sitemap_section"),
     path("api/v1/", api.urls),
+    # A problem document's `type` (api.problems.problem_type): the API's documentation.
+    path("problems/<slug:code>", RedirectView.as_view(url="/api/v1/docs"), name="problem_type"),
     # Choosing the language needs no CSRF token: a forged request could only change the
     # language a visitor reads in, and without a token in the language form the public pages
     # set no cookie for a visitor, so they can be kept in the page cache

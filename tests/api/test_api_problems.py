@@ -129,7 +129,15 @@ def test_a_signed_in_session_without_the_csrf_token_is_a_403_problem_saying_so()
     # With the token, the same session gets past authentication, to the service's refusal.
     client.get("/en/")  # sets the csrftoken cookie
     token = client.cookies["csrftoken"].value
+    request = {
+        "title": "Stainless steel flasks",
+        "category_id": 1,
+        "quantity": "500",
+        "unit": "piece",
+        "destination_country": "NL",
+        "deadline": "2030-01-31",
+    }
     answered = client.post(
-        "/api/v1/requests", {}, content_type="application/json", headers={"X-CSRFToken": token}
+        "/api/v1/requests", request, content_type="application/json", headers={"X-CSRFToken": token}
     )
     assert _problem(answered, 403)["type"].endswith("no-company")

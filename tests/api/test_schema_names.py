@@ -56,3 +56,20 @@ def test_problem_types_are_addresses_on_this_site_that_lead_to_the_docs(client, 
     assert problem["type"] == f"{settings.SITE_URL}/problems/not-found"
     followed = client.get("/problems/not-found")
     assert followed.status_code == 302 and followed["Location"] == "/api/v1/docs"
+
+
+@pytest.mark.django_db
+def test_the_fields_a_buying_request_needs_are_required_by_its_create_schema_only(client):
+    from tradepost.api.urls import api
+
+    schema = api.get_openapi_schema()
+    components = schema["components"]["schemas"]
+
+    def body(path: str, method: str) -> dict:
+        content = schema["paths"][path][method]["requestBody"]["content"]
+        reference = content["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+        return components[reference]
+
+    needed = {"title", "category_id", "quantity", "unit", "destination_country", "deadline"}
+    assert set(body("/api/v1/requests", "post")["required"]) == needed
+    assert not body("/api/v1/requests/{request_id}", "patch").get("required")

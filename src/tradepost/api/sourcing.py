@@ -61,6 +61,17 @@ class RequestWrite(JsonBody):
     reveal_identity: bool | None = None
 
 
+class RequestCreate(RequestWrite):
+    """A new buying request: what it needs (`RequestWrite` lists the rest)."""
+
+    title: str  # type: ignore[assignment]
+    category_id: int = Field(description="A leaf category's id")  # type: ignore[assignment]
+    quantity: JsonDecimal  # type: ignore[assignment]
+    unit: str  # type: ignore[assignment]
+    destination_country: str = Field(description="ISO 3166 alpha-2 code")  # type: ignore[assignment]
+    deadline: JsonDateTime  # type: ignore[assignment]
+
+
 class BuyerOut(Schema):
     country: str
     business_types: list[str]
@@ -225,7 +236,7 @@ def list_requests(request: HttpRequest, query: Query[RequestFilterQuery]) -> Row
 
 
 @router.post("", response={201: RequestOut}, auth=API_AUTH, summary="Post a buying request")
-def create_request(request: HttpRequest, payload: RequestWrite) -> Status[dict[str, Any]]:
+def create_request(request: HttpRequest, payload: RequestCreate) -> Status[dict[str, Any]]:
     user = _user(request)
     created = services.request_create(actor=user, **payload.model_dump(exclude_unset=True))
     created = selectors.access_request(user=user, request_id=created.pk)

@@ -407,6 +407,14 @@ def _feed(stream: IO[bytes], into: IO[bytes]) -> None:
 def _messages(process: Any, errors: IO[bytes], name: str) -> Iterator[dict[str, Any]]:
     for line in process.stdout:
         message = json.loads(line)
+        if "refused" in message or message.get("end"):
+            logger.info(
+                "XLSX reader of %s: %s, cost %s",
+                name,
+                message.get("refused") or "read",
+                message.get("cost"),
+                extra={"reader_cost": message.get("cost")},
+            )
         if "refused" in message:
             raise _refusal(str(message["refused"]), dict(message.get("numbers") or {}), name)
         if message.get("end"):

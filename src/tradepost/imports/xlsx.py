@@ -576,6 +576,26 @@ def _read_input(limits: Limits) -> io.BytesIO:
     return io.BytesIO(data)
 
 
+def _cost() -> dict[str, float]:
+    """What this process cost: its peak resident memory (VmHWM: this program's own, not
+    the starting process's before it) and its CPU seconds."""
+    import resource
+
+    peak_kb = 0
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    peak_kb = int(line.split()[1])
+    except OSError:
+        pass
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "peak_mb": round(peak_kb / 1024, 1),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
+    }
+
+
 def _emit(out: IO[str], message: dict[str, Any]) -> None:
     out.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
     out.write("\n")
@@ -584,7 +604,8 @@ def _emit(out: IO[str], message: dict[str, Any]) -> None:
 def main(argv: list[str]) -> int:
     """`xlsx.py rows|sniff LIMITS-JSON`: the workbook on standard input; on standard output,
     one JSON object a line: {"row": n, "cells": [...], "formulas": [...]} for each row (or
-    {"sniff": {...}}), then {"end": true}, or {"refused": code, "numbers": {...}}."""
+    {"sniff": {...}}), then {"end": true}, or {"refused": code, "numbers": {...}}, each with
+    what the reading cost ({"cost": {"peak_mb", "cpu_seconds"}})."""
     mode, settings = argv[1], json.loads(argv[2])
     limits = Limits(**settings)
     _limit_process(limits)
@@ -596,9 +617,9 @@ def main(argv: list[str]) -> int:
         else:
             for line, cells, formulas in read_rows(data, limits):
                 _emit(out, {"row": line, "cells": cells, "formulas": formulas})
-        _emit(out, {"end": True})
+        _emit(out, {"end": True, "cost": _cost()})
     except Refused as refusal:
-        _emit(out, {"refused": refusal.code, "numbers": refusal.numbers})
+        _emit(out, {"refused": refusal.code, "numbers": refusal.numbers, "cost": _cost()})
     except MemoryError:
         _emit(out, {"refused": "memory", "numbers": {"limit": limits.memory_bytes}})
     except RecursionError:

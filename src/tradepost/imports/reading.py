@@ -435,10 +435,13 @@ def xlsx_sniff(stream: IO[bytes], name: str) -> xlsx.Sniff:
     """The first row and the size of a workbook, at a bounded cost (`imports.xlsx.sniff`),
     or FileRejected."""
     limits = xlsx_limits(cpu_seconds=SNIFF_SECONDS)
+    sniffed = None
     with _reader(stream, "sniff", limits, name) as messages:
-        for message in messages:
-            return xlsx.Sniff(**message["sniff"])
-    raise _refusal("not_xlsx", {}, name)
+        for message in messages:  # the sniff, then the end (with its cost, logged)
+            sniffed = xlsx.Sniff(**message["sniff"])
+    if sniffed is None:
+        raise _refusal("not_xlsx", {}, name)
+    return sniffed
 
 
 def xlsx_rows(stream: IO[bytes], name: str) -> Generator[Row, None, None]:

@@ -14,7 +14,8 @@ UV_PIP := $(BIN)/uv pip
 UV_ARGS := --quiet --python $(BIN)/python --require-hashes
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint install install-dev install-rq install-bench system-libs test-tools \
+.PHONY: run test lint install install-dev install-rq install-bench codegen-tools system-libs \
+	test-tools \
 	translations format migrations lock audit screenshots
 
 # Nothing is resolved at install time (ADR 0030). The interpreter's own pip installs only the
@@ -55,6 +56,19 @@ install-rq: $(STAMP) requirements-rq.lock
 	$(call sync,requirements-rq.lock)
 	@rm -f $(DEV_STAMP)
 
+# The API client generator the tests run (tests/api/test_generated_client.py), in a venv of its
+# own: it pins an older httpx than the site's. Made by the interpreter's venv without pip,
+# filled by the bootstrap's uv from its lock, hash-checked.
+CODEGEN_VENV := .venv-codegen
+CODEGEN_STAMP := $(CODEGEN_VENV)/.installed
+$(CODEGEN_STAMP): $(BOOT_STAMP) requirements-codegen.lock
+	@test -x $(CODEGEN_VENV)/bin/python || $(PYTHON) -m venv --without-pip $(CODEGEN_VENV)
+	$(UV_PIP) sync --quiet --python $(CODEGEN_VENV)/bin/python --require-hashes \
+		requirements-codegen.lock
+	@touch $@
+
+codegen-tools: $(CODEGEN_STAMP)
+
 # The development tools and the load and fault benchmarks' (locust, psutil).
 install-bench: $(DEV_STAMP) requirements-bench.lock
 	$(call sync,requirements-bench.lock)
@@ -84,7 +98,7 @@ test-tools:
 # Bytecode is written whatever the shell says: each worker would otherwise rewrite and compile
 # every test module again (collecting took 18 s instead of 8).
 TEST_WORKERS ?= auto
-test: install-dev translations system-libs test-tools
+test: install-dev codegen-tools translations system-libs test-tools
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: install-dev
@@ -110,6 +124,7 @@ lock: $(BOOT_STAMP)
 	$(LOCK) pyproject.toml --extra dev --extra rq -c requirements-rq.lock -o requirements-dev.lock
 	$(LOCK) pyproject.toml --extra dev --extra rq --extra bench -c requirements-dev.lock \
 		-o requirements-bench.lock
+	$(LOCK) requirements-codegen.in -o requirements-codegen.lock
 
 # Lighthouse on the main pages of the served demo, three languages (bench/lighthouse_audit.py;
 # results in bench/results/lighthouse-*.md). Not in CI: about 20 s a page. npm ci installs the

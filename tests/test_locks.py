@@ -18,6 +18,7 @@ LOCKS = (
     "requirements-rq.lock",
     "requirements-dev.lock",
     "requirements-bench.lock",
+    "requirements-codegen.lock",
 )
 PINNED = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9.!+_-]+$")
 HASH = re.compile(r"^--hash=sha256:[0-9a-f]{64}$")
@@ -123,3 +124,7 @@ def test_every_dependency_of_pyproject_is_locked_where_it_is_installed():
 
 def test_the_bootstrap_holds_the_installer_and_the_build_backend_only():
     assert set(_pins("requirements-bootstrap.lock")) == {"uv", "setuptools"}
+
+
+def test_every_lock_file_is_checked():
+    assert {path.name for path in ROOT.glob("requirements*.lock")} == set(LOCKS)

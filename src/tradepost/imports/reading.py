@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Generator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from itertools import chain
 from typing import IO, Any
@@ -393,15 +393,17 @@ def _reader(
 
 
 def _feed(stream: IO[bytes], into: IO[bytes]) -> None:
+    """The whole file to the reader, which reads all of it before it answers."""
     stream.seek(0)
     try:
         while chunk := stream.read(_FEED_BYTES):
             into.write(chunk)
-        into.close()
     except BrokenPipeError:  # the reader stopped reading: it says why
         pass
     finally:
         stream.seek(0)
+        with suppress(BrokenPipeError):
+            into.close()
 
 
 def _messages(process: Any, errors: IO[bytes], name: str) -> Iterator[dict[str, Any]]:

@@ -155,33 +155,36 @@ class Workbook:
         text: Callable[[str], None] | None = None,
         limit: int | None = None,
         stop: Callable[[], bool] | None = None,
-        after_chunk: Callable[[], None] | None = None,
     ) -> bool:
         """Parse one part with the handlers (names without their namespace). Answers
         whether the whole part was read: False when `stop()` said so, or past `limit`
         bytes (a part whose declared size is over the limit is refused when `stop` is
         None)."""
+        if limit is not None and self.sizes.get(name, 0) > limit and stop is None:
+            raise Refused("unpacks_too_much", {"limit": limit})
+        read = 0
+        for chunk in self.fed(name, _parser(start, end, text)):
+            read += chunk
+            if (stop is not None and stop()) or (limit is not None and read >= limit):
+                return False
+        return True
+
+    def fed(self, name: str, parser: Any) -> Iterator[int]:
+        """Feed one part to `parser` a chunk at a time, answering each chunk's size once
+        it is parsed (the handlers have seen it); a part that is no sound XML, or whose
+        ZIP entry is damaged, is refused."""
         if name not in self.sizes:
             raise Refused("not_xlsx")
-        if limit is not None and self.sizes[name] > limit and stop is None:
-            raise Refused("unpacks_too_much", {"limit": limit})
-        parser = _parser(start, end, text)
-        read = 0
         try:
             with self.archive.open(name) as part:
                 while chunk := part.read(CHUNK):
-                    read += len(chunk)
                     parser.Parse(chunk, False)
-                    if after_chunk is not None:
-                        after_chunk()
-                    if (stop is not None and stop()) or (limit is not None and read >= limit):
-                        return False
+                    yield len(chunk)
             parser.Parse(b"", True)
         except expat.ExpatError:
             raise Refused("not_xlsx") from None
         except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError):
             raise Refused("not_xlsx") from None
-        return True
 
 
 def _attribute(attributes: dict[str, str], local: str) -> str:
@@ -506,21 +509,12 @@ def read_rows(data: IO[bytes], limits: Limits) -> Iterator[tuple[int, list[str],
     book = Workbook(data, limits)
     strings = SharedStrings(book)
     sheet = _Sheet(limits)
-    parser = _parser(sheet.start, sheet.end, sheet.data)
-    try:
-        with book.archive.open(book.sheet) as part:
-            while True:
-                chunk = part.read(CHUNK)
-                parser.Parse(chunk, not chunk)
-                for row in sheet.ready:
-                    yield row[0], _cells(row, strings), row[2]
-                sheet.ready.clear()
-                if not chunk:
-                    break
-    except expat.ExpatError:
-        raise Refused("not_xlsx") from None
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError):
-        raise Refused("not_xlsx") from None
+    for _chunk in book.fed(book.sheet, _parser(sheet.start, sheet.end, sheet.data)):
+        for row in sheet.ready:
+            yield row[0], _cells(row, strings), row[2]
+        sheet.ready.clear()
+    for row in sheet.ready:  # those the end of the part completed
+        yield row[0], _cells(row, strings), row[2]
 
 
 def sniff(data: IO[bytes], limits: Limits) -> Sniff:

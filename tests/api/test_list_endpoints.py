@@ -223,6 +223,11 @@ def test_a_page_past_the_last_is_empty(world):
         ({"page_size": "0"}, "page_size"),
         ({"page_size": "10000"}, "page_size"),
         ({"page_size": "2.5"}, "page_size"),
+        ({"page": "\t2"}, "page"),
+        ({"page": " 2 "}, "page"),
+        ({"page": "+2"}, "page"),
+        ({"page_size": "1_0"}, "page_size"),
+        ({"page_size": "10.0"}, "page_size"),
         ({"per_page": "5"}, "per_page"),
         ({"cursor": "abc"}, "cursor"),
         ({"limit": "5"}, "limit"),
@@ -256,3 +261,63 @@ def test_the_board_takes_the_one_spelling_and_refuses_the_others():
             assert response.status_code == 422, (path, name)
             assert [error["field"] for error in response.json()["errors"]] == [name]
         assert client.get(path, {"destination": "XX"}).status_code == 422
+
+
+def _query_numbers() -> list[tuple[str, str, object]]:
+    """Every number an operation reads from its query: (operation, parameter, type)."""
+    import typing
+    from decimal import Decimal
+
+    from tradepost.api.urls import api
+
+    def numbers(annotation: object) -> bool:
+        if annotation in (int, float, Decimal):
+            return True
+        return any(numbers(argument) for argument in typing.get_args(annotation))
+
+    found = []
+    for _prefix, router in api._routers:
+        for path_view in router.path_operations.values():
+            for operation in path_view.operations:
+                for model in operation.signature.models:
+                    if getattr(model, "__ninja_param_source__", None) != "query":
+                        continue
+                    fields = list(model.model_fields.items())
+                    for name, field in list(fields):
+                        inner = getattr(field.annotation, "model_fields", None)
+                        if inner:  # a schema of parameters (filters, paging)
+                            fields += [(f"{name}.{key}", value) for key, value in inner.items()]
+                    for name, field in fields:
+                        if numbers(field.annotation):
+                            found.append((operation.view_func.__name__, name, field))
+    return found
+
+
+def test_every_number_in_a_query_is_read_as_the_schema_writes_it():
+    """pydantic reads " 6", "+6" and "6_000" as numbers; the API's query numbers take the
+    schema's spelling only (api.bodies.QueryInt, QueryFloat, QueryDecimal)."""
+    numbers = _query_numbers()
+    assert len(numbers) > 30
+    lax = [
+        (operation, name)
+        for operation, name, field in numbers
+        if not any(_written_as_check(item) for item in [*field.metadata, field.annotation])
+    ]
+    assert not lax, lax
+
+
+def _written_as_check(item: object) -> bool:
+    import typing
+
+    function = getattr(item, "func", None)
+    if function is not None and function.__qualname__.startswith("_written_as"):
+        return True
+    return any(_written_as_check(argument) for argument in typing.get_args(item))
+
+
+@pytest.mark.parametrize("limit", ["\t6", " 6", "6 ", "+6", "6_0", "6.0", "６"])
+def test_a_number_written_otherwise_is_a_422_problem(client, limit):
+    response = client.get("/api/v1/search/suggest", {"q": "fla", "limit": limit})
+    assert response.status_code == 422, (limit, response.content)
+    assert [error["field"] for error in response.json()["errors"]] == ["limit"]
+    assert client.get("/api/v1/search/suggest", {"q": "fla", "limit": "6"}).status_code == 200

@@ -9,12 +9,12 @@ with the names the web pages use too (the board and the search page):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from decimal import Decimal
 
 from django.utils.translation import gettext as _
 from ninja import Schema
 from pydantic import Field
 
+from tradepost.api.bodies import QueryDecimal, QueryInt
 from tradepost.api.problems import validation_problem
 from tradepost.catalog.selectors import MAX_ID
 from tradepost.core.countries import COUNTRY_CODES
@@ -26,18 +26,18 @@ MAX_CODES = 50
 
 
 class RequestFilterQuery(Schema):
-    category: int | None = Field(None, ge=1, le=MAX_ID, description="Category id (subtree)")
+    category: QueryInt | None = Field(None, ge=1, le=MAX_ID, description="Category id (subtree)")
     destination: list[str] | None = Field(
         None,
         description="Destination countries (ISO 3166 alpha-2): repeat it or separate by commas",
     )
-    quantity_min: Decimal | None = Field(
+    quantity_min: QueryDecimal | None = Field(
         None, ge=0, le=MAX_QUANTITY, description="Quantity at least"
     )
-    quantity_max: Decimal | None = Field(
+    quantity_max: QueryDecimal | None = Field(
         None, ge=0, le=MAX_QUANTITY, description="Quantity at most"
     )
-    posted_within: int | None = Field(
+    posted_within: QueryInt | None = Field(
         None, ge=1, le=MAX_POSTED_WITHIN_DAYS, description="Posted within N days"
     )
 

@@ -14,6 +14,7 @@ from ninja import Query, Router, Schema
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH
+from tradepost.api.bodies import QueryInt
 from tradepost.api.problems import not_found
 from tradepost.companies.selectors import acting_company
 from tradepost.insights.selectors import (
@@ -87,7 +88,7 @@ class InsightsOut(Schema):
 )
 def my_insights(
     request: HttpRequest,
-    weeks: int = Query(DESK_WEEKS, ge=1, le=MAX_WEEKS, description="How many weeks, 1-52"),
+    weeks: QueryInt = Query(DESK_WEEKS, ge=1, le=MAX_WEEKS, description="How many weeks, 1-52"),  # noqa: B008
 ):
     company = acting_company(request.user)
     if company is None:

@@ -20,7 +20,7 @@ from ninja import Query, Router, Schema
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
-from tradepost.api.bodies import JsonBody
+from tradepost.api.bodies import JsonBody, QueryInt
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found
 from tradepost.companies.models import Company
@@ -429,7 +429,7 @@ def _analytics_out(found: MembershipAnalytics) -> dict[str, Any]:
 def renewal_analytics(
     request: HttpRequest,
     plan: str | None = Query(None, max_length=40, description="Only this plan (its code)"),
-    year: int | None = Query(None, ge=FIRST_YEAR, le=LAST_YEAR, description="Only this year"),
+    year: QueryInt | None = Query(None, ge=FIRST_YEAR, le=LAST_YEAR, description="Only this year"),  # noqa: B008
 ) -> dict[str, Any]:
     """The definitions are those of the operator's page (docs/operations.md)."""
     return _analytics_out(membership_analytics(user=request.user, plan_code=plan, year=year))

@@ -37,6 +37,7 @@ from ninja import Schema
 from ninja.pagination import PaginationBase, paginate
 from pydantic import BaseModel, Field
 
+from tradepost.api.bodies import QueryInt
 from tradepost.api.problems import validation_problem
 
 #: Rows a page holds unless asked otherwise, and at most.
@@ -50,10 +51,10 @@ def _page_params(max_page: int, max_page_size: int, default_page_size: int) -> t
     class PageParams(Schema):
         """The paging parameters of every list endpoint."""
 
-        page: int = Field(
+        page: QueryInt = Field(
             1, ge=1, le=max_page, description="1 for the first page; past the last one, no items"
         )
-        page_size: int = Field(
+        page_size: QueryInt = Field(
             default_page_size, ge=1, le=max_page_size, description="Items on a page"
         )
 

@@ -18,7 +18,7 @@ from ninja.files import UploadedFile
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH
-from tradepost.api.bodies import JsonBody, JsonDecimal
+from tradepost.api.bodies import JsonBody, JsonDecimal, QueryInt
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found
 from tradepost.catalog import services
@@ -148,7 +148,7 @@ class ProductOut(Schema):
 
 class ProductListQuery(Schema):
     status: Literal["draft", "published", "hidden", "held"] | None = None
-    company_id: int | None = Field(None, description="Operators only")
+    company_id: QueryInt | None = Field(None, description="Operators only")
 
 
 # --- helpers ---------------------------------------------------------------------------------

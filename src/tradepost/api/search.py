@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router
 from pydantic import BaseModel
 
+from tradepost.api.bodies import QueryFloat, QueryInt
 from tradepost.api.filters import RequestFilterQuery, split_values
 from tradepost.api.pagination import CutPage, Page, paged
 from tradepost.api.problems import validation_problem
@@ -309,16 +310,18 @@ def search_products(
     request: HttpRequest,
     q: str = Query("", description="Words in any language or script; empty lists all"),
     lang: UiLanguage | None = Query(None, description="Language of labels and titles"),  # noqa: B008
-    category: int | None = Query(None, ge=1, le=2**63 - 1, description="Category id (subtree)"),
+    category: QueryInt | None = Query(  # noqa: B008
+        None, ge=1, le=2**63 - 1, description="Category id (subtree)"
+    ),
     country: list[str] | None = Query(None, description="Supplier countries (ISO 3166)"),  # noqa: B008
     verified: bool = Query(False, description="Verified suppliers only"),
     language: list[str] | None = Query(None, description="Listing languages (en, zh-hans...)"),  # noqa: B008
     incoterm: list[str] | None = Query(None, description="Incoterms offered"),  # noqa: B008
-    moq_max: float | None = Query(None, ge=0, le=1e15, description="MOQ at most"),
-    price_min: float | None = Query(None, ge=0, le=1e15, description="US dollars"),
-    price_max: float | None = Query(None, ge=0, le=1e15, description="US dollars"),
-    lead_time_max: int | None = Query(None, ge=0, le=3650, description="Days"),
-    company: int | None = Query(None, ge=1, le=2**63 - 1, description="Supplier company id"),
+    moq_max: QueryFloat | None = Query(None, ge=0, le=1e15, description="MOQ at most"),  # noqa: B008
+    price_min: QueryFloat | None = Query(None, ge=0, le=1e15, description="US dollars"),  # noqa: B008
+    price_max: QueryFloat | None = Query(None, ge=0, le=1e15, description="US dollars"),  # noqa: B008
+    lead_time_max: QueryInt | None = Query(None, ge=0, le=3650, description="Days"),  # noqa: B008
+    company: QueryInt | None = Query(None, ge=1, le=2**63 - 1, description="Supplier company id"),  # noqa: B008
     sort: Sort = Query("relevance"),  # noqa: B008
     **kwargs: Any,
 ) -> CutPage:
@@ -500,6 +503,6 @@ def suggest(
     request: HttpRequest,
     q: str = Query("", description="The start of a product title, category or company name"),
     language: UiLanguage | None = Query(None, description="zh-hant gets traditional script"),  # noqa: B008
-    limit: int = Query(8, ge=1, le=20),
+    limit: QueryInt = Query(8, ge=1, le=20),  # noqa: B008
 ):
     return {"suggestions": search.suggest(_query_text(q), _language(language), limit=limit)}

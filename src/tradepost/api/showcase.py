@@ -20,7 +20,7 @@ from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
-from tradepost.api.bodies import JsonBody
+from tradepost.api.bodies import JsonBody, QueryInt
 from tradepost.api.problems import not_found
 from tradepost.catalog.selectors import ProductCard
 from tradepost.catalog.showcase_selectors import ShowcaseEntry, company_showcase, public_showcase
@@ -95,7 +95,7 @@ class SponsoredBlockOut(Schema):
 
 class SponsoredQuery(Schema):
     q: str = Field("", max_length=200, description="A search's words (empty: none)")
-    category: int | None = Field(
+    category: QueryInt | None = Field(
         None, ge=1, le=MAX_ID, description="A category's id (the search's `category`)"
     )
     language: str | None = Field(None, description="en, zh-hans or zh-hant")

@@ -88,14 +88,14 @@ def new_device_attempt(*, email: str, cookie: str | None) -> LoginPause | None:
         return None
     key = throttle_key("login-account", email.strip().lower())
     pace = throttle(
-        action="login-new-device-pace",
+        action="login-device-pace",
         limits=[(key, int(settings.TRADEPOST_LOGIN_NEW_DEVICE_PER_MINUTE))],
         window=timedelta(minutes=1),
     )
     if not pace:
         return LoginPause(pace.retry_after, paused=False)
     hourly = throttle(
-        action="login-new-device",
+        action="login-device",
         limits=[(key, int(settings.TRADEPOST_LOGIN_NEW_DEVICE_PER_HOUR))],
         window=timedelta(hours=1),
     )
@@ -110,7 +110,7 @@ def _tell_owner(email: str, key: str) -> None:
     user = User.objects.filter(email__iexact=email.strip(), is_active=True).first()
     if user is None:
         return
-    if not throttle(action="login-paused-notice", limits=[(key, 1)], window=timedelta(hours=1)):
+    if not throttle(action="login-paused-mail", limits=[(key, 1)], window=timedelta(hours=1)):
         return
     language = user_language(user)
     with translation.override(language):

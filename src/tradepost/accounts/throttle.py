@@ -27,6 +27,8 @@ from tradepost.core.cache import cache_unavailable
 
 #: The window of the account limits.
 THROTTLE_WINDOW = timedelta(hours=1)
+#: The longest name of an action (`ThrottleHit.action`).
+ACTION_MAX_LENGTH = ThrottleHit._meta.get_field("action").max_length or 0
 #: No action counts over a longer window: older rows are deleted by `throttle_hits_prune`.
 LONGEST_WINDOW = timedelta(days=1)
 
@@ -61,6 +63,8 @@ def throttle(
     `limit` attempts within `window` (then `allowed` is False)."""
     if window > LONGEST_WINDOW:
         raise ValueError(f"a throttle window is at most {LONGEST_WINDOW}")
+    if len(action) > ACTION_MAX_LENGTH:  # the database would refuse it (SQLite would not)
+        raise ValueError(f"a throttle action is at most {ACTION_MAX_LENGTH} characters")
     if settings.TRADEPOST_RATE_LIMIT_STORE == "cache":
         answer = _throttle_in_cache(action=action, limits=limits, window=window)
         if not cache_unavailable(cache):

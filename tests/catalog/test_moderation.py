@@ -6,6 +6,7 @@ from django.urls import reverse
 from tests.factories.accounts import make_operator, make_user
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_company
+from tradepost.accounts.errors import AccountError
 from tradepost.catalog import services
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import ProductStatus
@@ -42,7 +43,7 @@ def test_non_operators_cannot_moderate(role):
     owner = make_user()
     product = make_product(company=make_company(owner=owner))
     actor = owner if role == "owner" else make_user()
-    with pytest.raises(ProductError):
+    with pytest.raises(AccountError):
         services.product_hide(actor=actor, product=product)
     product.refresh_from_db()
     assert product.status == ProductStatus.PUBLISHED

@@ -13,6 +13,7 @@ from django.utils import timezone
 from tests.factories.accounts import make_operator
 from tests.factories.companies import make_trader
 from tests.factories.membership import free, gold, make_plan, shift_back, subscribe
+from tradepost.accounts.errors import AccountError, AccountErrorCode
 from tradepost.audit.models import AuditEntry
 from tradepost.membership import selectors, services
 from tradepost.membership.errors import MembershipError, MembershipErrorCode
@@ -48,9 +49,9 @@ def test_subscribing_issues_an_invoice_and_paying_starts_the_plan():
     assert (invoice.total, invoice.currency, invoice.credit) == (Decimal("2000.00"), "USD", 0)
     assert invoice.period_end == period.ends_on - timedelta(1)
     trader = make_trader()[0]
-    with pytest.raises(MembershipError) as refused:
+    with pytest.raises(AccountError) as refused:
         services.invoice_confirm_payment(actor=trader, invoice_id=invoice.pk)
-    assert refused.value.code == MembershipErrorCode.OPERATORS_ONLY
+    assert refused.value.code == AccountErrorCode.OPERATORS_ONLY
     ops = make_operator()
     services.invoice_confirm_payment(actor=ops, invoice_id=invoice.pk)
     period.refresh_from_db()

@@ -12,6 +12,7 @@ from django.utils import timezone, translation
 from tests.factories.companies import make_trader
 from tests.factories.reviews import make_award, review_fields
 from tests.factories.sourcing import make_quotation, make_request
+from tradepost.accounts.errors import AccountError, AccountErrorCode
 from tradepost.audit.models import AuditEntry
 from tradepost.companies.models import Company, Standing
 from tradepost.companies.services import company_standing_set
@@ -325,10 +326,10 @@ def test_an_operator_hides_and_restores_a_review_audited(award, review):
 
 @pytest.mark.parametrize("who", ["owner", "supplier_owner", "outsider", "loner"])
 def test_only_operators_moderate(award, review, who):
-    with pytest.raises(ReviewError) as refused:
+    with pytest.raises(AccountError) as refused:
         services.review_hide(actor=award.user(who), review=review, reason="No.")
-    assert refused.value.code == ReviewErrorCode.PERMISSION_DENIED
-    with pytest.raises(ReviewError):
+    assert refused.value.code == AccountErrorCode.OPERATORS_ONLY
+    with pytest.raises(AccountError):
         services.review_restore(actor=award.user(who), review=review)
     review.refresh_from_db()
     assert review.status == ReviewStatus.PUBLISHED

@@ -54,7 +54,7 @@ def test_only_operators_are_answered(cast, who, status):
         assert response.status_code == status, (method, path, response.content)
         assert response["Content-Type"] == "application/problem+json"
         if status == 403:
-            assert response.json()["type"].endswith("/screening-permission-denied")
+            assert response.json()["type"].endswith("/operators-only")
     assert list(BannedTerm.objects.values_list("term", "active")) == [("ivory", True)]
     assert Product.objects.get(pk=product.pk).status == ProductStatus.HELD
 

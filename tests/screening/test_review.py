@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories.screening import held_product
+from tradepost.accounts.errors import AccountError
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
@@ -82,9 +83,9 @@ def test_a_rejection_needs_a_reason(cast, reason):
 def test_only_operators_decide(cast, who):
     product = held_product(cast.member, cast.company)
     actor = cast.user(who)
-    with pytest.raises(ProductError):
+    with pytest.raises(AccountError):
         catalog_services.product_review_approve(actor=actor, product=product)
-    with pytest.raises(ProductError):
+    with pytest.raises(AccountError):
         catalog_services.product_review_reject(actor=actor, product=product, reason="No.")
     product.refresh_from_db()
     assert product.status == ProductStatus.HELD

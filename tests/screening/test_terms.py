@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories.screening import ban
+from tradepost.accounts.errors import AccountError, AccountErrorCode
 from tradepost.audit.models import AuditEntry
 from tradepost.screening import services
 from tradepost.screening.errors import ScreeningError, ScreeningErrorCode
@@ -95,9 +96,9 @@ def test_only_operators_change_the_list(cast, who):
         lambda: services.banned_terms_bulk_add(actor=actor, terms="gun\nknife"),
     ]
     for attempt in attempts:
-        with pytest.raises(ScreeningError) as refused:
+        with pytest.raises(AccountError) as refused:
             attempt()
-        assert refused.value.code == ScreeningErrorCode.PERMISSION_DENIED
+        assert refused.value.code == AccountErrorCode.OPERATORS_ONLY
     term.refresh_from_db()
     assert term.active and BannedTerm.objects.count() == 1
     assert AuditEntry.objects.filter(action__startswith="banned_term.").count() == 1

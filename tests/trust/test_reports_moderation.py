@@ -16,6 +16,7 @@ from tests.factories.search import index
 from tests.factories.sourcing import make_request, quotation_fields
 from tests.factories.trust import report
 from tests.pages import page_url
+from tradepost.accounts.errors import AccountError, AccountErrorCode
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductError, ProductErrorCode
@@ -386,9 +387,9 @@ def test_only_operators_moderate(cast, reported, who):
             actor=actor, target="company", target_id=cast.company.pk, action="ban", reason="fraud"
         ),
     ):
-        with pytest.raises(TrustError) as refused:
+        with pytest.raises(AccountError) as refused:
             attempt()
-        assert refused.value.code == TrustErrorCode.PERMISSION_DENIED
+        assert refused.value.code == AccountErrorCode.OPERATORS_ONLY
     made.refresh_from_db()
     reported.product.refresh_from_db()
     cast.company.refresh_from_db()

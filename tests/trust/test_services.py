@@ -7,6 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.factories.images import bomb_png_header, png_bytes
 from tests.factories.trust import PDF, pdf_upload, png_upload, submit_verification
+from tradepost.accounts.errors import AccountError
 from tradepost.audit.models import AuditEntry
 from tradepost.core.errors import NON_FIELD, ErrorKind
 from tradepost.notify.models import Notification, NotificationKind
@@ -216,7 +217,7 @@ def test_only_operators_decide(cast, who):
         (services.verification_approve, {"checked": ["address"]}),
         (services.verification_reject, {"reason": "No."}),
     ):
-        with pytest.raises(TrustError) as caught:
+        with pytest.raises(AccountError) as caught:
             decide(actor=cast.user(who), verification=request, **argument)
         assert caught.value.kind is ErrorKind.FORBIDDEN
     request.refresh_from_db()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
 
 
@@ -21,6 +23,7 @@ class AccountErrorCode(ErrorCode):
     TOO_MANY_SIGNUPS = "too-many-signups", ErrorKind.RATE_LIMITED
     NOT_ALLOWED = "not-allowed", ErrorKind.FORBIDDEN
     PASSWORD_REQUIRED = "password-required", ErrorKind.INVALID
+    OPERATORS_ONLY = "operators-only", ErrorKind.FORBIDDEN, gettext_lazy("Operators only")
 
 
 class AccountError(DomainError):

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from tradepost.accounts import links
 from tradepost.accounts.errors import AccountError, AccountErrorCode
 from tradepost.accounts.models import ApiToken, User
-from tradepost.accounts.selectors import is_operator
+from tradepost.accounts.selectors import require_operator
 from tradepost.accounts.throttle import THROTTLE_WINDOW, throttle, throttle_key
 from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.core.languages import normalise_ui_language
@@ -344,15 +344,10 @@ def password_reset_request(*, email: str, client: str = "") -> None:
 # Each change is written to the audit log in its transaction.
 
 
-def _require_operator(actor: Any) -> None:
-    if not is_operator(actor):
-        raise AccountError(AccountErrorCode.NOT_ALLOWED, _("Only operators can do this."))
-
-
 @transaction.atomic
 def users_mark_email_verified(*, actor: Any, user_ids: list[int]) -> int:
     """Mark the email addresses of these users verified (operators only)."""
-    _require_operator(actor)
+    require_operator(actor)
     now = timezone.now()
     users = list(
         User.objects.select_for_update().filter(pk__in=user_ids, email_verified_at__isnull=True)
@@ -373,7 +368,7 @@ def users_mark_email_verified(*, actor: Any, user_ids: list[int]) -> int:
 @transaction.atomic
 def tokens_revoke_by_operator(*, actor: Any, token_ids: list[int]) -> int:
     """Revoke any users' API tokens (operators only); returns how many were still active."""
-    _require_operator(actor)
+    require_operator(actor)
     now = timezone.now()
     tokens = list(
         ApiToken.objects.select_for_update()
@@ -448,7 +443,7 @@ AUDITED_USER_FIELDS = (
 @transaction.atomic
 def user_save_by_operator(*, actor: Any, user: User, fields: list[str]) -> User:
     """Save the back office's edit of `user` (its form already checked the values)."""
-    _require_operator(actor)
+    require_operator(actor)
     audited = [name for name in fields if name in AUDITED_USER_FIELDS]
     stored = User.objects.select_for_update().filter(pk=user.pk).first()
     before = snapshot(stored, audited) if stored is not None else {}

@@ -14,7 +14,7 @@ from ninja import Router, Schema
 from pydantic import ConfigDict, Field
 
 from tradepost.accounts.models import User
-from tradepost.accounts.selectors import user_can_publish
+from tradepost.accounts.selectors import is_operator, user_can_publish
 from tradepost.api.auth import API_AUTH
 from tradepost.api.bodies import JsonBody
 from tradepost.api.problems import not_found
@@ -81,7 +81,7 @@ def _user_out(user: User) -> dict:
         "preferred_language": user.preferred_language,
         "email_verified": user.email_verified_at is not None,
         "can_publish": user_can_publish(user),
-        "is_operator": bool(user.is_staff),
+        "is_operator": is_operator(user),
     }
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from ninja.security import HttpBearer, SessionAuth
 from ninja.utils import check_csrf
 
+from tradepost.accounts.selectors import require_operator
 from tradepost.api.callers import token_user
 from tradepost.api.problems import ApiProblem
 
@@ -43,6 +44,21 @@ class SignedInSession(SessionAuth):
                 ),
             )
         return request.COOKIES.get(self.param_name)
+
+
+def caller(request: HttpRequest) -> Any:
+    """Who an operation acts for: the user of the request's token or signed-in session (an
+    anonymous visitor on the endpoints that answer visitors), as its authentication found
+    them. The one reader of `request.auth` in the API."""
+    return request.auth  # type: ignore[attr-defined]
+
+
+def operator_caller(request: HttpRequest) -> Any:
+    """The caller of an operators' endpoint; anybody else is refused (403 `operators-only`,
+    `accounts.selectors.require_operator`)."""
+    user = caller(request)
+    require_operator(user)
+    return user
 
 
 #: Use as `auth=API_AUTH` on endpoints that need a signed-in user.

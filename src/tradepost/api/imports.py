@@ -20,7 +20,7 @@ from ninja import File, Form, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import validation_problem
@@ -145,7 +145,7 @@ def _row_out(row: ImportRow) -> dict[str, Any]:
 
 
 def _access(request: HttpRequest, import_id: int) -> ImportJob:
-    return selectors.access_import(user=request.auth, import_id=import_id)  # type: ignore[attr-defined]
+    return selectors.access_import(user=caller(request), import_id=import_id)
 
 
 def _download(download: exports.Download) -> HttpResponse | FileResponse:
@@ -173,7 +173,7 @@ def upload(
     if as_text:
         message = _("Send the files as file parts, not as text.")
         raise validation_problem({name: [message] for name in as_text})
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     job = services.import_upload(
         actor=user,
         company=selectors.company_to_import(user),
@@ -189,7 +189,7 @@ def upload(
 @router.get("", response=list[ImportOut], summary="My company's catalogue imports, latest first")
 @paged()
 def list_imports(request: HttpRequest) -> Rows:
-    company = selectors.company_to_import(request.auth)  # type: ignore[attr-defined]
+    company = selectors.company_to_import(caller(request))
     return Rows(selectors.imports_of(company), render=lambda job: _job_out(request, job))
 
 
@@ -225,7 +225,7 @@ def rejected(request: HttpRequest, import_id: int) -> HttpResponse | FileRespons
 )
 def confirm(request: HttpRequest, import_id: int, payload: ConfirmIn) -> dict[str, Any]:
     job = services.import_confirm(
-        actor=request.auth,  # type: ignore[attr-defined]
+        actor=caller(request),
         job=_access(request, import_id),
         mode=payload.mode or "",
     )
@@ -239,7 +239,7 @@ def confirm(request: HttpRequest, import_id: int, payload: ConfirmIn) -> dict[st
 )
 def recheck(request: HttpRequest, import_id: int, payload: RecheckIn) -> dict[str, Any]:
     job = services.import_recheck(
-        actor=request.auth,  # type: ignore[attr-defined]
+        actor=caller(request),
         job=_access(request, import_id),
         encoding=payload.encoding,
     )
@@ -249,7 +249,7 @@ def recheck(request: HttpRequest, import_id: int, payload: RecheckIn) -> dict[st
 @router.post("/{int:import_id}/cancel", response=ImportOut, summary="Cancel an import")
 def cancel(request: HttpRequest, import_id: int) -> dict[str, Any]:
     job = services.import_cancel(
-        actor=request.auth,  # type: ignore[attr-defined]
+        actor=caller(request),
         job=_access(request, import_id),
     )
     return _job_out(request, job)
@@ -264,7 +264,7 @@ def cancel(request: HttpRequest, import_id: int) -> dict[str, Any]:
     summary="My company's catalogue as CSV or XLSX (the import's format)",
 )
 def export(request: HttpRequest, query: Query[DownloadQuery]) -> HttpResponse | FileResponse:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     download = exports.catalogue_export(
         user=user,
         company=selectors.company_to_import(user),

@@ -20,9 +20,8 @@ from ninja import File, Form, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
-from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, caller
 from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.pagination import Page, Rows, paged
 from tradepost.api.problems import not_found, validation_problem
@@ -198,13 +197,6 @@ def _message_out(
     }
 
 
-def _user(request: HttpRequest) -> User:
-    """The signed-in user (every endpoint here requires one)."""
-    user = request.auth  # type: ignore[attr-defined]
-    assert isinstance(user, User)
-    return user
-
-
 def _access(request: HttpRequest, conversation_id: str) -> Conversation:
     return selectors.access_conversation(user=request.user, conversation_id=conversation_id)
 
@@ -274,7 +266,7 @@ def create_inquiry(request: HttpRequest, payload: InquiryIn):
     else:
         raise validation_problem({"product_id": [_("Send product_id or company_id.")]})
     conversation = services.inquiry_send(
-        actor=_user(request),
+        actor=caller(request),
         product=product,
         company=company,
         quantity=payload.quantity,
@@ -318,7 +310,7 @@ def list_messages(request: HttpRequest, conversation_id: str) -> Rows:
 def send_message(request: HttpRequest, conversation_id: str, payload: MessageIn):
     conversation = _access(request, conversation_id)
     message = services.message_send(
-        actor=_user(request), conversation=conversation, body=payload.body
+        actor=caller(request), conversation=conversation, body=payload.body
     )
     return Status(201, _message_out(message, conversation, viewer=_viewer(request, conversation)))
 
@@ -338,7 +330,7 @@ def send_message_with_files(
     if "files" in request.POST:
         raise validation_problem({"files": [_("Send the files as file parts, not as text.")]})
     message = services.message_send(
-        actor=_user(request), conversation=conversation, body=body, attachments=files or []
+        actor=caller(request), conversation=conversation, body=body, attachments=files or []
     )
     return Status(201, _message_out(message, conversation, viewer=_viewer(request, conversation)))
 
@@ -364,14 +356,16 @@ def get_attachment(request: HttpRequest, conversation_id: str, attachment_id: st
 )
 def show_buyer(request: HttpRequest, conversation_id: str):
     conversation = _access(request, conversation_id)
-    conversation = services.conversation_show_buyer(actor=_user(request), conversation=conversation)
+    conversation = services.conversation_show_buyer(
+        actor=caller(request), conversation=conversation
+    )
     return _one_conversation_out(request, conversation)
 
 
 @router.post("/{conversation_id}/read", response={204: None}, summary="Mark everything read")
 def mark_read(request: HttpRequest, conversation_id: str):
     conversation = _access(request, conversation_id)
-    services.conversation_mark_read(actor=_user(request), conversation=conversation)
+    services.conversation_mark_read(actor=caller(request), conversation=conversation)
     return Status(204, None)
 
 
@@ -404,5 +398,5 @@ def list_notifications(request: HttpRequest) -> Rows:
     "/read", response={200: dict[str, int]}, summary="Mark notifications read"
 )
 def read_notifications(request: HttpRequest, payload: MarkRead):
-    changed = notify_services.notifications_mark_read(actor=_user(request), ids=payload.ids)
+    changed = notify_services.notifications_mark_read(actor=caller(request), ids=payload.ids)
     return {"marked": changed}

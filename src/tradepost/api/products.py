@@ -17,7 +17,7 @@ from ninja import File, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, caller
 from tradepost.api.bodies import JsonBody, JsonDecimal, QueryInt
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found
@@ -204,14 +204,14 @@ def _reload(product_id: int) -> Product:
 @router.get("", response=list[ProductOut], summary="List my company's products")
 @paged()
 def list_products(request: HttpRequest, query: Query[ProductListQuery]) -> Rows:
-    company = _company(request.auth, query.company_id)  # type: ignore[attr-defined]
+    company = _company(caller(request), query.company_id)
     products = managed_products(company, status=query.status).prefetch_related("translations")
     return Rows(products, render=lambda product: _product_out(request, product))
 
 
 @router.post("", response={201: ProductOut}, summary="Create a draft product")
 def create_product(request: HttpRequest, payload: ProductCreate) -> Status[dict[str, Any]]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     company = _company(user, payload.company_id)
     fields = payload.model_dump(exclude_unset=True, exclude={"company_id"})
     product = services.product_create(actor=user, company=company, **fields)
@@ -220,13 +220,13 @@ def create_product(request: HttpRequest, payload: ProductCreate) -> Status[dict[
 
 @router.get("/{int:product_id}", response=ProductOut, summary="One of my company's products")
 def get_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
-    product = access_product(user=request.auth, product_id=product_id)  # type: ignore[attr-defined]
+    product = access_product(user=caller(request), product_id=product_id)
     return _product_out(request, _reload(product.pk))
 
 
 @router.patch("/{int:product_id}", response=ProductOut, summary="Change a product")
 def update_product(request: HttpRequest, product_id: int, payload: ProductWrite) -> dict[str, Any]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     product = access_product(user=user, product_id=product_id)
     product = services.product_update(
         actor=user, product=product, **payload.model_dump(exclude_unset=True)
@@ -236,7 +236,7 @@ def update_product(request: HttpRequest, product_id: int, payload: ProductWrite)
 
 @router.delete("/{int:product_id}", response={204: None}, summary="Delete a product")
 def delete_product(request: HttpRequest, product_id: int) -> Status[None]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     product = access_product(user=user, product_id=product_id)
     services.product_delete(actor=user, product=product)
     return Status(204, None)
@@ -246,7 +246,7 @@ def delete_product(request: HttpRequest, product_id: int) -> Status[None]:
 def publish_product(
     request: HttpRequest, product_id: int, payload: ProductPublish | None = None
 ) -> dict[str, Any]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     product = access_product(user=user, product_id=product_id)
     product = services.product_publish(
         actor=user, product=product, **(payload.model_dump() if payload else {})
@@ -258,7 +258,7 @@ def publish_product(
     "/{int:product_id}/unpublish", response=ProductOut, summary="Take a product back to draft"
 )
 def unpublish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     product = access_product(user=user, product_id=product_id)
     product = services.product_unpublish(actor=user, product=product)
     return _product_out(request, _reload(product.pk))
@@ -270,7 +270,7 @@ def unpublish_product(request: HttpRequest, product_id: int) -> dict[str, Any]:
 def add_image(
     request: HttpRequest, product_id: int, image: File[UploadedFile]
 ) -> Status[dict[str, Any]]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     product = access_product(user=user, product_id=product_id)
     added = services.product_image_add(actor=user, product=product, upload=image)
     return Status(201, _image_out(request, added))
@@ -280,7 +280,7 @@ def add_image(
 def reorder_images(
     request: HttpRequest, product_id: int, payload: ImageOrder
 ) -> list[dict[str, Any]]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     product = access_product(user=user, product_id=product_id)
     services.product_image_reorder(actor=user, product=product, image_ids=payload.image_ids)
     return [_image_out(request, image) for image in product.images.all()]
@@ -290,7 +290,7 @@ def reorder_images(
     "/{int:product_id}/images/{int:image_id}", response={204: None}, summary="Remove a photo"
 )
 def remove_image(request: HttpRequest, product_id: int, image_id: int) -> Status[None]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     product = access_product(user=user, product_id=product_id)
     services.product_image_remove(actor=user, product=product, image_id=image_id)
     return Status(204, None)
@@ -304,7 +304,7 @@ def remove_image(request: HttpRequest, product_id: int, image_id: int) -> Status
 def set_translation(
     request: HttpRequest, product_id: int, language: str, payload: TranslationIn
 ) -> dict[str, Any]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     product = access_product(user=user, product_id=product_id)
     translation = services.product_translation_set(
         actor=user,
@@ -322,7 +322,7 @@ def set_translation(
     summary="Remove a translation",
 )
 def remove_translation(request: HttpRequest, product_id: int, language: str) -> Status[None]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     product = access_product(user=user, product_id=product_id)
     if not services.product_translation_remove(actor=user, product=product, language=language):
         raise not_found()

@@ -18,7 +18,7 @@ from django.http import HttpRequest
 from ninja import Router, Schema, Status
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, caller, operator_caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import CutPage, paged
 from tradepost.trust import selectors, services
@@ -166,7 +166,7 @@ def _group_out(group: ReportGroup) -> dict[str, Any]:
 )
 def report_create(request: HttpRequest, payload: ReportIn) -> Status[dict[str, Any]]:
     report = services.report_submit(
-        actor=request.auth,  # type: ignore[attr-defined]
+        actor=caller(request),
         **payload.dict(),
     )
     return Status(201, _report_out(report))
@@ -179,7 +179,7 @@ def report_create(request: HttpRequest, payload: ReportIn) -> Status[dict[str, A
 )
 @paged(pass_parameter="paging")
 def report_queue(request: HttpRequest, **kwargs: Any) -> CutPage:
-    selectors.require_operator(request.auth)  # type: ignore[attr-defined]
+    operator_caller(request)
     paging = kwargs["paging"]
     targets = selectors.report_targets()
     start = (paging.page - 1) * paging.page_size
@@ -194,7 +194,7 @@ def report_queue(request: HttpRequest, **kwargs: Any) -> CutPage:
     summary="Decide every open report on the report's target (operators)",
 )
 def report_decide(request: HttpRequest, report_id: int, payload: DecisionIn) -> dict[str, Any]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     report = selectors.access_report(user=user, report_id=report_id)
     decided = services.report_decide(actor=user, report=report, **payload.dict())
     return _report_out(decided)
@@ -207,7 +207,7 @@ def report_decide(request: HttpRequest, report_id: int, payload: DecisionIn) -> 
 )
 def moderate(request: HttpRequest, payload: ModerationIn) -> dict[str, Any]:
     done = services.moderation_apply(
-        actor=request.auth,  # type: ignore[attr-defined]
+        actor=caller(request),
         **payload.dict(),
     )
     subject = done.subject

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
+from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI, caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found
@@ -105,10 +105,6 @@ def _review_out(review: Review) -> dict[str, Any]:
     }
 
 
-def _user(request: HttpRequest) -> Any:
-    return request.auth  # type: ignore[attr-defined]
-
-
 # --- endpoints -------------------------------------------------------------------------------
 
 
@@ -121,7 +117,7 @@ def _user(request: HttpRequest) -> Any:
 def review_create(
     request: HttpRequest, quotation_id: int, payload: ReviewIn
 ) -> Status[dict[str, Any]]:
-    user = _user(request)
+    user = caller(request)
     quotation = access_quotation(user=user, quotation_id=quotation_id)
     review = services.review_create(actor=user, quotation=quotation, **payload.dict())
     return Status(201, _review_out(review))
@@ -140,7 +136,7 @@ def company_reviews(request: HttpRequest, slug: str) -> Rows:
     company = get_public_company(slug[:80])
     if company is None:
         raise not_found(_("There is no company with this slug."))
-    reviews = selectors.company_reviews(company=company, viewer=_user(request)).select_related(
+    reviews = selectors.company_reviews(company=company, viewer=caller(request)).select_related(
         "supplier"
     )
     return Rows(reviews, render=_review_out)
@@ -154,7 +150,7 @@ def company_reviews(request: HttpRequest, slug: str) -> Rows:
     summary="One review",
 )
 def review_detail(request: HttpRequest, review_id: int) -> dict[str, Any]:
-    return _review_out(selectors.access_review(user=_user(request), review_id=review_id))
+    return _review_out(selectors.access_review(user=caller(request), review_id=review_id))
 
 
 @router.post(
@@ -164,7 +160,7 @@ def review_detail(request: HttpRequest, review_id: int) -> dict[str, Any]:
     summary="Reply to a review of your company (owner or admin; changeable for 48 hours)",
 )
 def review_reply(request: HttpRequest, review_id: int, payload: ReplyIn) -> dict[str, Any]:
-    user = _user(request)
+    user = caller(request)
     review = selectors.access_review_for_reply(user=user, review_id=review_id)
     return _review_out(services.review_reply(actor=user, review=review, **payload.dict()))
 
@@ -176,7 +172,7 @@ def review_reply(request: HttpRequest, review_id: int, payload: ReplyIn) -> dict
     summary="Hide a review from the company's page and its average (operators)",
 )
 def review_hide(request: HttpRequest, review_id: int, payload: HideIn) -> dict[str, Any]:
-    user = _user(request)
+    user = caller(request)
     review = selectors.access_review(user=user, review_id=review_id)
     done = services.review_hide(actor=user, review=review, **payload.dict())
     return {**_review_out(done.review), "changed": done.changed}
@@ -189,7 +185,7 @@ def review_hide(request: HttpRequest, review_id: int, payload: HideIn) -> dict[s
     summary="Show a hidden review again (operators)",
 )
 def review_restore(request: HttpRequest, review_id: int) -> dict[str, Any]:
-    user = _user(request)
+    user = caller(request)
     review = selectors.access_review(user=user, review_id=review_id)
     done = services.review_restore(actor=user, review=review)
     return {**_review_out(done.review), "changed": done.changed}

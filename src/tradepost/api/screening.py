@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, operator_caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.refs import CompanyRef, RejectIn
@@ -183,19 +183,13 @@ def _decision_out(product: Product) -> dict[str, Any]:
     return {"product_id": product.pk, "status": product.status}
 
 
-def _operator(request: HttpRequest) -> Any:
-    user = request.auth  # type: ignore[attr-defined]
-    selectors.require_operator(user)
-    return user
-
-
 # --- the list --------------------------------------------------------------------------------
 
 
 @router.get("/banned-terms", response=list[BannedTermOut], summary="The banned terms (operators)")
 @paged()
 def term_list(request: HttpRequest, query: Query[BannedTermQuery]) -> Rows:
-    _operator(request)
+    operator_caller(request)
     terms = selectors.banned_terms(query=query.q, language=query.language, active=query.active)
     return Rows(terms, render=_term_out)
 
@@ -204,7 +198,7 @@ def term_list(request: HttpRequest, query: Query[BannedTermQuery]) -> Rows:
     "/banned-terms", response={201: BannedTermOut}, summary="Add a banned term (operators)"
 )
 def term_create(request: HttpRequest, payload: BannedTermIn) -> Status[dict[str, Any]]:
-    user = _operator(request)
+    user = operator_caller(request)
     term = services.banned_term_create(actor=user, **payload.dict())
     return Status(201, _term_out(term))
 
@@ -215,7 +209,7 @@ def term_create(request: HttpRequest, payload: BannedTermIn) -> Status[dict[str,
     summary="Add banned terms, one per line (operators)",
 )
 def term_bulk_add(request: HttpRequest, payload: BannedTermBulkIn) -> Status[dict[str, Any]]:
-    user = _operator(request)
+    user = operator_caller(request)
     result = services.banned_terms_bulk_add(actor=user, **payload.dict())
     return Status(
         201, {"added": [_term_out(term) for term in result.added], "skipped": result.skipped}
@@ -228,7 +222,7 @@ def term_bulk_add(request: HttpRequest, payload: BannedTermBulkIn) -> Status[dic
     summary="One banned term (operators)",
 )
 def term_get(request: HttpRequest, banned_term_id: int) -> dict[str, Any]:
-    user = _operator(request)
+    user = operator_caller(request)
     return _term_out(selectors.access_banned_term(user=user, banned_term_id=banned_term_id))
 
 
@@ -240,7 +234,7 @@ def term_get(request: HttpRequest, banned_term_id: int) -> dict[str, Any]:
 def term_update(
     request: HttpRequest, banned_term_id: int, payload: BannedTermPatch
 ) -> dict[str, Any]:
-    user = _operator(request)
+    user = operator_caller(request)
     term = selectors.access_banned_term(user=user, banned_term_id=banned_term_id)
     fields = {k: v for k, v in payload.model_dump(exclude_unset=True).items() if v is not None}
     return _term_out(services.banned_term_update(actor=user, banned_term=term, **fields))
@@ -252,7 +246,7 @@ def term_update(
     summary="Delete a banned term (operators)",
 )
 def term_delete(request: HttpRequest, banned_term_id: int) -> Status[None]:
-    user = _operator(request)
+    user = operator_caller(request)
     term = selectors.access_banned_term(user=user, banned_term_id=banned_term_id)
     services.banned_term_delete(actor=user, banned_term=term)
     return Status(204, None)
@@ -268,7 +262,7 @@ def term_delete(request: HttpRequest, banned_term_id: int) -> Status[None]:
 )
 @paged()
 def held_list(request: HttpRequest) -> Rows:
-    _operator(request)
+    operator_caller(request)
     found: dict[int, HeldListing] = {}
 
     def prepare(products: list[Product]) -> None:
@@ -285,7 +279,7 @@ def held_list(request: HttpRequest) -> Rows:
     summary="Publish a listing held for review (operators)",
 )
 def held_approve(request: HttpRequest, product_id: int) -> dict[str, Any]:
-    user = _operator(request)
+    user = operator_caller(request)
     product = access_held_product(user=user, product_id=product_id)
     return _decision_out(catalog_services.product_review_approve(actor=user, product=product))
 
@@ -296,7 +290,7 @@ def held_approve(request: HttpRequest, product_id: int) -> dict[str, Any]:
     summary="Send a listing held for review back to the drafts, with a reason (operators)",
 )
 def held_reject(request: HttpRequest, product_id: int, payload: RejectIn) -> dict[str, Any]:
-    user = _operator(request)
+    user = operator_caller(request)
     product = access_held_product(user=user, product_id=product_id)
     decided = catalog_services.product_review_reject(
         actor=user, product=product, reason=payload.reason

@@ -20,7 +20,7 @@ from ninja import File, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
+from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI, caller
 from tradepost.api.bodies import JsonBody, JsonDate, JsonDateTime, JsonDecimal
 from tradepost.api.filters import RequestFilterQuery
 from tradepost.api.pagination import Rows, paged
@@ -178,10 +178,6 @@ class DeclineIn(JsonBody):
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _user(request: HttpRequest) -> Any:
-    return request.auth  # type: ignore[attr-defined]
-
-
 def _request_out(item: BuyingRequest, *, user: Any, own_company_id: int | None) -> dict[str, Any]:
     data = {name: getattr(item, name) for name in RequestOut.model_fields if hasattr(item, name)}
     revealed = item.reveal_identity or own_company_id == item.buyer_id
@@ -227,7 +223,7 @@ def list_requests(request: HttpRequest, query: Query[RequestFilterQuery]) -> Row
         quantity_max=query.quantity_max,
         posted_within_days=query.posted_within,
     )
-    user = _user(request)
+    user = caller(request)
     own = acting_company_id(user)
     return Rows(
         selectors.open_requests(filters=filters),
@@ -237,7 +233,7 @@ def list_requests(request: HttpRequest, query: Query[RequestFilterQuery]) -> Row
 
 @router.post("", response={201: RequestOut}, auth=API_AUTH, summary="Post a buying request")
 def create_request(request: HttpRequest, payload: RequestCreate) -> Status[dict[str, Any]]:
-    user = _user(request)
+    user = caller(request)
     created = services.request_create(actor=user, **payload.model_dump(exclude_unset=True))
     created = selectors.access_request(user=user, request_id=created.pk)
     return Status(201, _request_out(created, user=user, own_company_id=created.buyer_id))
@@ -246,7 +242,7 @@ def create_request(request: HttpRequest, payload: RequestCreate) -> Status[dict[
 @router.get("/mine", response=list[RequestOut], auth=API_AUTH, summary="My company's requests")
 @paged()
 def my_requests(request: HttpRequest) -> Rows:
-    user = _user(request)
+    user = caller(request)
     own = acting_company_id(user)
     if own is None:
         raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
@@ -284,7 +280,7 @@ class RequestMatchOut(Schema):
 )
 @paged()
 def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
-    user = _user(request)
+    user = caller(request)
     membership = membership_for(user)
     if membership is None:
         raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
@@ -319,14 +315,14 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
     summary="One request",
 )
 def get_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
-    user = _user(request)
+    user = caller(request)
     item = selectors.access_request(user=user, request_id=request_id)
     return _request_out(item, user=user, own_company_id=acting_company_id(user))
 
 
 @router.patch("/{int:request_id}", response=RequestOut, auth=API_AUTH, summary="Change a request")
 def update_request(request: HttpRequest, request_id: int, payload: RequestWrite) -> dict[str, Any]:
-    user = _user(request)
+    user = caller(request)
     item = selectors.access_request_for_buyer(user=user, request_id=request_id)
     services.request_update(
         actor=user, buying_request=item, **payload.model_dump(exclude_unset=True)
@@ -339,7 +335,7 @@ def update_request(request: HttpRequest, request_id: int, payload: RequestWrite)
     "/{int:request_id}/close", response=RequestOut, auth=API_AUTH, summary="Close a request"
 )
 def close_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
-    user = _user(request)
+    user = caller(request)
     item = selectors.access_request_for_buyer(user=user, request_id=request_id)
     services.request_close(actor=user, buying_request=item)
     return _request_out(item, user=user, own_company_id=item.buyer_id)
@@ -357,7 +353,7 @@ def close_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
 def list_quotations(
     request: HttpRequest, request_id: int, query: Query[ComparisonQuery]
 ) -> dict[str, Any]:
-    item = selectors.access_request_for_buyer(user=_user(request), request_id=request_id)
+    item = selectors.access_request_for_buyer(user=caller(request), request_id=request_id)
     comparison = selectors.compare_quotations(
         buying_request=item, currency=query.currency, sort=query.sort
     )
@@ -395,7 +391,7 @@ def list_quotations(
 def submit_quotation(
     request: HttpRequest, request_id: int, payload: QuotationWrite
 ) -> Status[dict[str, Any]]:
-    user = _user(request)
+    user = caller(request)
     item = selectors.access_request(user=user, request_id=request_id)
     fields = payload.model_dump()
     fields["price_tiers"] = [
@@ -411,7 +407,7 @@ def submit_quotation(
 @router.get("/quotations/mine", response=list[QuotationOut], auth=API_AUTH, summary="My quotations")
 @paged()
 def my_quotations(request: HttpRequest) -> Rows:
-    own = acting_company_id(_user(request))
+    own = acting_company_id(caller(request))
     if own is None:
         return Rows([])
     queryset = selectors.quotations_of_supplier(company_id=own).select_related("supplier")
@@ -423,12 +419,12 @@ def my_quotations(request: HttpRequest) -> Rows:
 )
 def get_quotation(request: HttpRequest, quotation_id: int) -> dict[str, Any]:
     return _quotation_out(
-        selectors.access_quotation(user=_user(request), quotation_id=quotation_id)
+        selectors.access_quotation(user=caller(request), quotation_id=quotation_id)
     )
 
 
 def _decide(request: HttpRequest, quotation_id: int, action: str, reason: str = "") -> Any:
-    user = _user(request)
+    user = caller(request)
     quotation = selectors.access_quotation_for_buyer(user=user, quotation_id=quotation_id)
     if action == "shortlist":
         services.quotation_shortlist(actor=user, quotation=quotation)
@@ -493,7 +489,7 @@ BASE_PATH = "/api/v1/requests"
     summary="Files attached to a request",
 )
 def list_request_attachments(request: HttpRequest, request_id: int) -> list[dict[str, Any]]:
-    item = selectors.access_request(user=_user(request), request_id=request_id)
+    item = selectors.access_request(user=caller(request), request_id=request_id)
     return [
         _attachment_out(request, a) for a in selectors.attachments_of_request(buying_request=item)
     ]
@@ -508,7 +504,7 @@ def list_request_attachments(request: HttpRequest, request_id: int) -> list[dict
 def add_request_attachment(
     request: HttpRequest, request_id: int, file: File[UploadedFile]
 ) -> Status[dict[str, Any]]:
-    user = _user(request)
+    user = caller(request)
     item = selectors.access_request_for_buyer(user=user, request_id=request_id)
     attachment = services.attachment_add_to_request(actor=user, buying_request=item, upload=file)
     return Status(201, _attachment_out(request, attachment))
@@ -523,7 +519,7 @@ def add_request_attachment(
 def add_quotation_attachment(
     request: HttpRequest, quotation_id: int, file: File[UploadedFile]
 ) -> Status[dict[str, Any]]:
-    user = _user(request)
+    user = caller(request)
     quotation = selectors.access_quotation(user=user, quotation_id=quotation_id)
     attachment = services.attachment_add_to_quotation(actor=user, quotation=quotation, upload=file)
     return Status(201, _attachment_out(request, attachment))
@@ -536,7 +532,7 @@ def add_quotation_attachment(
     summary="Files attached to a quotation (buyer and supplier)",
 )
 def list_quotation_attachments(request: HttpRequest, quotation_id: int) -> list[dict[str, Any]]:
-    quotation = selectors.access_quotation(user=_user(request), quotation_id=quotation_id)
+    quotation = selectors.access_quotation(user=caller(request), quotation_id=quotation_id)
     return [_attachment_out(request, a) for a in quotation.attachments.all()]
 
 
@@ -547,7 +543,7 @@ def list_quotation_attachments(request: HttpRequest, quotation_id: int) -> list[
     summary="Download a file",
 )
 def download_attachment(request: HttpRequest, attachment_id: int) -> FileResponse:
-    attachment = selectors.access_attachment(user=_user(request), attachment_id=attachment_id)
+    attachment = selectors.access_attachment(user=caller(request), attachment_id=attachment_id)
     return uploaded_file_response(
         attachment.file,
         name=attachment.original_name,
@@ -579,7 +575,7 @@ class QuestionOut(Schema):
 def ask_quotation(
     request: HttpRequest, quotation_id: int, payload: QuestionIn
 ) -> Status[dict[str, Any]]:
-    user = _user(request)
+    user = caller(request)
     quotation = selectors.access_quotation_for_buyer(user=user, quotation_id=quotation_id)
     conversation = services.quotation_question(
         actor=user, quotation=quotation, message=payload.message

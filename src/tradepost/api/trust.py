@@ -19,7 +19,7 @@ from ninja import File, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, caller, operator_caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found, validation_problem
@@ -90,7 +90,7 @@ class ApproveIn(JsonBody):
 
 
 def _membership(request: HttpRequest) -> Membership:
-    membership = membership_for(request.auth)  # type: ignore[attr-defined]
+    membership = membership_for(caller(request))
     if membership is None:
         raise not_found(_("You do not belong to a company."))
     return membership
@@ -174,7 +174,7 @@ def verification_submit(
         message = _("Send the files as file parts, not as text.")
         raise validation_problem({name: [message] for name in as_text})
     created = services.verification_submit(
-        actor=request.auth,  # type: ignore[attr-defined]
+        actor=caller(request),
         company=membership.company,
         files={name: request.FILES.getlist(name) for name in request.FILES},
     )
@@ -205,7 +205,7 @@ def verification_history(request: HttpRequest) -> Rows:
 def verification_withdraw(request: HttpRequest) -> dict[str, Any]:
     membership = _membership(request)
     withdrawn = services.verification_withdraw(
-        actor=request.auth,  # type: ignore[attr-defined]
+        actor=caller(request),
         company=membership.company,
     )
     return _verification_out(request, withdrawn)
@@ -218,7 +218,7 @@ def verification_withdraw(request: HttpRequest) -> dict[str, Any]:
 )
 def verification_document(request: HttpRequest, document_id: int) -> FileResponse:
     found = selectors.access_verification_document(
-        user=request.auth,  # type: ignore[attr-defined]
+        user=caller(request),
         document_id=document_id,
     )
     return document_response(found)
@@ -234,12 +234,12 @@ def verification_document(request: HttpRequest, document_id: int) -> FileRespons
 )
 @paged()
 def verification_queue(request: HttpRequest) -> Rows:
-    selectors.require_operator(request.auth)  # type: ignore[attr-defined]
+    operator_caller(request)
     return Rows(selectors.verification_queue(), render=lambda item: _queued_out(request, item))
 
 
 def _decide(request: HttpRequest, verification_id: int, **decision: Any) -> dict[str, Any]:
-    user = request.auth  # type: ignore[attr-defined]
+    user = caller(request)
     found = selectors.access_verification(user=user, verification_id=verification_id)
     if "checked" in decision:
         decided = services.verification_approve(actor=user, verification=found, **decision)

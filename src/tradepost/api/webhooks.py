@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.webhooks import selectors, services
@@ -122,10 +122,6 @@ class DeliveryListQuery(Schema):
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _user(request: HttpRequest) -> Any:
-    return request.auth  # type: ignore[attr-defined]
-
-
 def _endpoint_out(endpoint: WebhookEndpoint) -> dict[str, Any]:
     return {
         "id": endpoint.pk,
@@ -170,7 +166,7 @@ def _delivery_out(delivery: WebhookDelivery) -> dict[str, Any]:
 
 
 def _endpoint(request: HttpRequest, endpoint_id: int) -> WebhookEndpoint:
-    return selectors.access_webhook_endpoint(user=_user(request), endpoint_id=endpoint_id)
+    return selectors.access_webhook_endpoint(user=caller(request), endpoint_id=endpoint_id)
 
 
 # --- endpoints -------------------------------------------------------------------------------
@@ -179,7 +175,7 @@ def _endpoint(request: HttpRequest, endpoint_id: int) -> WebhookEndpoint:
 @router.get("", response=list[EndpointOut], summary="List my company's webhook endpoints")
 @paged()
 def endpoint_list(request: HttpRequest) -> Rows:
-    company = selectors.require_managed_company(_user(request))
+    company = selectors.require_managed_company(caller(request))
     return Rows(selectors.endpoints_of(company), render=_endpoint_out)
 
 
@@ -189,7 +185,7 @@ def endpoint_list(request: HttpRequest) -> Rows:
     summary="Add a webhook endpoint (its secret is answered once)",
 )
 def endpoint_create(request: HttpRequest, payload: EndpointIn) -> Status[dict[str, Any]]:
-    result = services.webhook_endpoint_create(actor=_user(request), **payload.dict())
+    result = services.webhook_endpoint_create(actor=caller(request), **payload.dict())
     return Status(201, _with_secret(result))
 
 
@@ -214,7 +210,7 @@ def endpoint_detail(request: HttpRequest, endpoint_id: int) -> dict[str, Any]:
 )
 def endpoint_update(request: HttpRequest, endpoint_id: int, payload: EndpointPatch) -> dict:
     endpoint = services.webhook_endpoint_update(
-        actor=_user(request),
+        actor=caller(request),
         endpoint=_endpoint(request, endpoint_id),
         **payload.dict(exclude_none=True),
     )
@@ -225,7 +221,9 @@ def endpoint_update(request: HttpRequest, endpoint_id: int, payload: EndpointPat
     "/{int:endpoint_id}", response={204: None}, summary="Delete an endpoint and its delivery log"
 )
 def endpoint_delete(request: HttpRequest, endpoint_id: int) -> Status[None]:
-    services.webhook_endpoint_delete(actor=_user(request), endpoint=_endpoint(request, endpoint_id))
+    services.webhook_endpoint_delete(
+        actor=caller(request), endpoint=_endpoint(request, endpoint_id)
+    )
     return Status(204, None)
 
 
@@ -238,7 +236,7 @@ def endpoint_rotate(
     request: HttpRequest, endpoint_id: int, payload: RotateIn | None = None
 ) -> dict[str, Any]:
     result = services.webhook_endpoint_rotate_secret(
-        actor=_user(request),
+        actor=caller(request),
         endpoint=_endpoint(request, endpoint_id),
         keep_previous=payload.keep_previous if payload is not None else True,
     )
@@ -248,7 +246,7 @@ def endpoint_rotate(
 @router.post("/{int:endpoint_id}/disable", response=EndpointOut, summary="Switch an endpoint off")
 def endpoint_disable(request: HttpRequest, endpoint_id: int) -> dict[str, Any]:
     endpoint = services.webhook_endpoint_disable(
-        actor=_user(request), endpoint=_endpoint(request, endpoint_id)
+        actor=caller(request), endpoint=_endpoint(request, endpoint_id)
     )
     return _endpoint_out(endpoint)
 
@@ -260,7 +258,7 @@ def endpoint_disable(request: HttpRequest, endpoint_id: int) -> dict[str, Any]:
 )
 def endpoint_enable(request: HttpRequest, endpoint_id: int) -> dict[str, Any]:
     endpoint = services.webhook_endpoint_enable(
-        actor=_user(request), endpoint=_endpoint(request, endpoint_id)
+        actor=caller(request), endpoint=_endpoint(request, endpoint_id)
     )
     return _endpoint_out(endpoint)
 
@@ -272,7 +270,7 @@ def endpoint_enable(request: HttpRequest, endpoint_id: int) -> dict[str, Any]:
 )
 def endpoint_test(request: HttpRequest, endpoint_id: int) -> Status[dict[str, Any]]:
     delivery = services.webhook_endpoint_send_test(
-        actor=_user(request), endpoint=_endpoint(request, endpoint_id)
+        actor=caller(request), endpoint=_endpoint(request, endpoint_id)
     )
     return Status(201, _delivery_out(delivery))
 
@@ -295,7 +293,7 @@ def delivery_list(request: HttpRequest, endpoint_id: int, query: Query[DeliveryL
 )
 def delivery_detail(request: HttpRequest, endpoint_id: int, delivery_id: int) -> dict[str, Any]:
     delivery = selectors.access_webhook_delivery(
-        user=_user(request), endpoint_id=endpoint_id, delivery_id=delivery_id
+        user=caller(request), endpoint_id=endpoint_id, delivery_id=delivery_id
     )
     return {**_delivery_out(delivery), "payload": json.loads(delivery.event.body)}
 
@@ -309,7 +307,7 @@ def delivery_redeliver(
     request: HttpRequest, endpoint_id: int, delivery_id: int
 ) -> Status[dict[str, Any]]:
     delivery = selectors.access_webhook_delivery(
-        user=_user(request), endpoint_id=endpoint_id, delivery_id=delivery_id
+        user=caller(request), endpoint_id=endpoint_id, delivery_id=delivery_id
     )
-    again = services.webhook_delivery_redeliver(actor=_user(request), delivery=delivery)
+    again = services.webhook_delivery_redeliver(actor=caller(request), delivery=delivery)
     return Status(201, _delivery_out(again))

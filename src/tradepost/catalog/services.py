@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tradepost.accounts.models import User
-from tradepost.accounts.selectors import is_operator, user_can_publish
+from tradepost.accounts.selectors import is_operator, require_operator, user_can_publish
 from tradepost.audit.services import audit_record
 from tradepost.catalog.duplicates import (
     fingerprint_sync,
@@ -737,11 +737,6 @@ def product_delete(*, actor: User, product: Product) -> Product:
 # --- moderation ------------------------------------------------------------------------------
 
 
-def _ensure_operator(actor: User) -> None:
-    if not (actor.is_active and actor.is_staff):
-        raise ProductError(ProductErrorCode.NOT_ALLOWED, _("Only operators may moderate listings."))
-
-
 def _moderate(
     actor: User, product: Product, *, status: str, action: str, only_from: str | None = None
 ) -> Product:
@@ -762,14 +757,14 @@ def _moderate(
 @transaction.atomic
 def product_hide(*, actor: User, product: Product) -> Product:
     """Hide a listing from the catalogue by moderation; the supplier cannot publish it again."""
-    _ensure_operator(actor)
+    require_operator(actor)
     return _moderate(actor, product, status=ProductStatus.HIDDEN, action="hide")
 
 
 @transaction.atomic
 def product_restore(*, actor: User, product: Product) -> Product:
     """Lift a moderation hide: the listing goes back to draft for the supplier to publish."""
-    _ensure_operator(actor)
+    require_operator(actor)
     return _moderate(
         actor,
         product,
@@ -842,7 +837,7 @@ def _locked_held(product: Product) -> Product:
 def product_review_approve(*, actor: User, product: Product) -> Product:
     """Publish a listing held for review (operators): what screening found is accepted for
     it. The company is told in its language; audited with the terms found."""
-    _ensure_operator(actor)
+    require_operator(actor)
     locked = _locked_held(product)
     suspended = standing_refusal(locked.company)
     if suspended:
@@ -871,7 +866,7 @@ def product_review_reject(*, actor: User, product: Product, reason: Any) -> Prod
     """Refuse to publish a listing held for review (operators): it goes back to the
     company's drafts, to be corrected and published again (screened again then). `reason`
     (at most 1,000 characters, in the company's language) is told to the company; audited."""
-    _ensure_operator(actor)
+    require_operator(actor)
     errors = FieldErrors()
     why = errors.clean(
         "reason",

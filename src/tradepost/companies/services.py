@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.models import User
-from tradepost.accounts.selectors import is_operator
+from tradepost.accounts.selectors import is_operator, require_operator
 from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.companies.errors import (
     CompanyError,
@@ -472,13 +472,6 @@ _STANDING_ACTIONS: dict[str, str] = {
 }
 
 
-def _require_operator(actor: Any) -> None:
-    if not is_operator(actor):
-        raise CompanyPermissionDenied(
-            CompanyErrorCode.PERMISSION_DENIED, _("Only operators can do this.")
-        )
-
-
 @transaction.atomic
 def companies_mark(
     *,
@@ -489,7 +482,7 @@ def companies_mark(
 ) -> int:
     """Set or clear the verified and featured marks of several companies; returns how many
     changed."""
-    _require_operator(actor)
+    require_operator(actor)
     marks = {
         name: value
         for name, value in (("is_verified", is_verified), ("is_featured", is_featured))
@@ -514,7 +507,7 @@ def companies_mark(
 def company_save_by_operator(*, actor: Any, company: Company, fields: list[str]) -> Company:
     """Save the back office's edit of `company` (its form already checked the values):
     `fields` are the ones the form changed."""
-    _require_operator(actor)
+    require_operator(actor)
     stored = Company.objects.select_for_update().filter(pk=company.pk).first()
     before = snapshot(stored, fields) if stored is not None else {}
     if stored is not None:  # the review totals as they are now, not as the form read them
@@ -534,7 +527,7 @@ def company_save_by_operator(*, actor: Any, company: Company, fields: list[str])
 @transaction.atomic
 def company_delete_by_operator(*, actor: Any, company: Company) -> None:
     """Delete a company with its products, members and conversations (operators only)."""
-    _require_operator(actor)
+    require_operator(actor)
     company_id = company.pk
     audit_record(
         actor=actor,
@@ -557,7 +550,7 @@ def company_standing_set(
     only) is when the worker's timer lifts a suspension by itself (`suspensions_due`).
     Answers the company, locked and fresh, and whether its standing changed (nothing is
     written when it did not)."""
-    _require_operator(actor)
+    require_operator(actor)
     errors = FieldErrors()
     target = errors.clean(
         "standing", clean_choice, standing, allowed=Standing.values, required=True

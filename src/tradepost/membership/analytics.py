@@ -50,7 +50,7 @@ from typing import Any, Generic, TypeVar
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tradepost.accounts.selectors import is_operator
+from tradepost.accounts.selectors import require_operator
 from tradepost.membership.errors import MembershipError, MembershipErrorCode
 from tradepost.membership.models import (
     Invoice,
@@ -395,8 +395,7 @@ def membership_analytics(
 ) -> MembershipAnalytics:
     """The renewal analytics (the module's definitions), for operators only; `plan_code` and
     `year` filter them."""
-    if not is_operator(user):
-        raise MembershipError(MembershipErrorCode.OPERATORS_ONLY, _("Only operators can do this."))
+    require_operator(user)
     today = today or timezone.localdate()
     _check_year(year)
     plan = analytics_plan(plan_code)

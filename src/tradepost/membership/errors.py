@@ -21,7 +21,6 @@ class MembershipErrorCode(ErrorCode):
         ErrorKind.FORBIDDEN,
         gettext_lazy("Only the company's owner and admins can do this"),
     )
-    OPERATORS_ONLY = "operators-only", ErrorKind.FORBIDDEN, gettext_lazy("Operators only")
     WRONG_ACTION = (
         "wrong-action",
         ErrorKind.CONFLICT,

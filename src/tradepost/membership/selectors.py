@@ -20,7 +20,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tradepost.accounts.selectors import is_operator
+from tradepost.accounts.selectors import is_operator, require_operator
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import acting_company_id
 from tradepost.core.ids import parse_id
@@ -371,8 +371,7 @@ def invoices_of(company: Company) -> QuerySet[Invoice]:
 
 def invoices_awaiting_payment(*, user: Any) -> QuerySet[Invoice]:
     """Open invoices for the operators' payments page, oldest first (operators only)."""
-    if not is_operator(user):
-        raise MembershipError(MembershipErrorCode.OPERATORS_ONLY, _("Only operators can do this."))
+    require_operator(user)
     return (
         Invoice.objects.filter(status=InvoiceStatus.OPEN)
         .select_related("company")

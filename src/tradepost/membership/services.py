@@ -33,7 +33,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.accounts.selectors import is_operator
+from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.companies.models import Company, Membership, Role
 from tradepost.companies.selectors import can_manage_company
@@ -82,11 +82,6 @@ def _require_manager(actor: Any, company: Company) -> None:
             MembershipErrorCode.NOT_ALLOWED,
             _("Only the company's owner and admins can change its membership."),
         )
-
-
-def _require_operator(actor: Any) -> None:
-    if not is_operator(actor):
-        raise MembershipError(MembershipErrorCode.OPERATORS_ONLY, _("Only operators can do this."))
 
 
 # --- billing details -------------------------------------------------------------------------
@@ -429,7 +424,7 @@ def _mark_paid(invoice: Invoice, *, actor: Any, now: datetime) -> None:
 @transaction.atomic
 def invoice_confirm_payment(*, actor: Any, invoice_id: Any) -> Invoice:
     """An operator confirms that the transfer of an open invoice arrived."""
-    _require_operator(actor)
+    require_operator(actor)
     invoice = selectors.access_invoice(user=actor, invoice_id=invoice_id)
     invoice = Invoice.objects.select_for_update().get(pk=invoice.pk)
     if invoice.status != InvoiceStatus.OPEN:
@@ -697,7 +692,7 @@ PLAN_AUDITED = (
 def plan_save_by_operator(*, actor: Any, plan: Plan) -> Plan:
     """Save the admin's edit of a plan (its form checked the values), with an audit entry.
     Issued invoices keep their amounts; the next period is billed at the new price."""
-    _require_operator(actor)
+    require_operator(actor)
     stored = Plan.objects.select_for_update().filter(pk=plan.pk).first() if plan.pk else None
     before = snapshot(stored, PLAN_AUDITED) if stored is not None else {}
     plan.currency = plan.currency.upper()
@@ -916,7 +911,7 @@ def subscriptions_record_history(
     grace period, a renewal waiting for its payment or withdrawn unpaid). Invoices are numbered
     without gaps per year of issue, in the order they were issued, from the year's locked
     counter; each company gets one audit entry."""
-    _require_operator(actor)
+    require_operator(actor)
     today = today or timezone.localdate()
     now = timezone.now()
     _check_history(periods, today)

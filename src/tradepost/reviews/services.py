@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.accounts.selectors import is_operator
+from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record
 from tradepost.companies.models import Company, Membership
 from tradepost.companies.services import companies_lock_for_reviews, companies_review_totals_set
@@ -223,11 +223,6 @@ def review_reply(*, actor: Any, review: Review, **fields: Unpack[ReplyFields]) -
 # --- moderation ------------------------------------------------------------------------------
 
 
-def _require_operator(actor: Any) -> None:
-    if not is_operator(actor):
-        raise ReviewError(ReviewErrorCode.PERMISSION_DENIED, _("Only operators can do this."))
-
-
 @dataclass(frozen=True)
 class Moderated:
     """The review after an operator's action, and whether anything changed (hiding what is
@@ -254,7 +249,7 @@ def review_hide(*, actor: Any, review: Review, reason: Any) -> Moderated:
     """An operator hides a review (abusive, off-topic, not about the trade): it leaves the
     company's page and its average; `reason` (required, at most 1,000 characters) is kept
     and shown to the two companies. Audited (`review.hide`)."""
-    _require_operator(actor)
+    require_operator(actor)
     errors = FieldErrors()
     why = errors.clean("reason", _clean_long_text, reason, max_length=HIDE_REASON_MAX_LENGTH)
     errors.raise_if_any(ReviewError, ReviewErrorCode.INVALID)
@@ -283,7 +278,7 @@ def review_hide(*, actor: Any, review: Review, reason: Any) -> Moderated:
 def review_restore(*, actor: Any, review: Review) -> Moderated:
     """An operator shows a hidden review again: back on the page and in the average.
     Audited (`review.restore`)."""
-    _require_operator(actor)
+    require_operator(actor)
     locked = _locked_for_moderation(review)
     if locked.status == ReviewStatus.PUBLISHED:
         return Moderated(locked, changed=False)
@@ -322,7 +317,7 @@ def reviews_record_history(*, actor: Any, reviews: Sequence[PastReview]) -> list
     """Write reviews of the past at once (operators only: the demo marketplace), each on an
     awarded quotation not reviewed yet, by the person who posted the request, then the
     suppliers' totals. Nobody is notified; one audit entry per supplier."""
-    _require_operator(actor)
+    require_operator(actor)
     rows = []
     for past in reviews:
         quotation = past.quotation

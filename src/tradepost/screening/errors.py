@@ -13,7 +13,6 @@ class ScreeningErrorCode(ErrorCode):
     """Why a change to the banned-term list was refused, and how a client treats it."""
 
     INVALID = "invalid", ErrorKind.INVALID
-    PERMISSION_DENIED = "screening-permission-denied", ErrorKind.FORBIDDEN
     NOT_FOUND = "banned-term-not-found", ErrorKind.NOT_FOUND
     DUPLICATE = (
         "banned-term-duplicate",

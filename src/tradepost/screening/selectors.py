@@ -18,22 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Max, Q, QuerySet
-from django.utils.translation import gettext as _
 
 from tradepost.accounts.selectors import is_operator
 from tradepost.core.ids import parse_id
-from tradepost.screening.errors import BannedTermNotFound, ScreeningError, ScreeningErrorCode
+from tradepost.screening.errors import BannedTermNotFound
 from tradepost.screening.matching import TermMatcher
 from tradepost.screening.models import ANY_LANGUAGE, BannedTerm
 
 #: Characters of context shown on each side of a match in the review queue.
 CONTEXT_CHARS = 60
-
-
-def require_operator(user: Any) -> None:
-    """Refuse (403) anybody but an operator: the list and the review queue are theirs."""
-    if not is_operator(user):
-        raise ScreeningError(ScreeningErrorCode.PERMISSION_DENIED, _("Only operators can do this."))
 
 
 def access_banned_term(*, user: Any, banned_term_id: Any) -> BannedTerm:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.models import User
+from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.companies.models import Company, Role
 from tradepost.core.cleaning import (
@@ -36,7 +37,6 @@ from tradepost.notify.services import absolute_url, queue_email
 from tradepost.screening.errors import BannedTermNotFound, ScreeningError, ScreeningErrorCode
 from tradepost.screening.matching import canonical
 from tradepost.screening.models import ANY_LANGUAGE, BannedTerm
-from tradepost.screening.selectors import require_operator
 
 TERM_MAX_LENGTH = 100
 #: The folded form's room (NFKC can lengthen a term: ligatures, circled numbers).

@@ -17,9 +17,8 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Min, Prefetch, Q, QuerySet
-from django.utils.translation import gettext as _
 
-from tradepost.accounts.selectors import is_operator
+from tradepost.accounts.selectors import is_operator, require_operator
 from tradepost.catalog.company_selectors import public_companies
 from tradepost.catalog.models import Product, ProductStatus
 from tradepost.catalog.selectors import get_published_product
@@ -36,7 +35,6 @@ from tradepost.sourcing.models import BuyingRequest, RequestStatus
 from tradepost.sourcing.selectors import access_request
 from tradepost.trust.errors import (
     ReportNotFound,
-    TrustError,
     TrustErrorCode,
     VerificationNotFound,
 )
@@ -63,12 +61,6 @@ def manages_verification(user: Any, company: Company) -> bool:
     """Whether `user` is an owner or an admin of `company` (who may send its documents, read
     them and withdraw a request). Operators read and decide; they do not submit."""
     return _managed_company_id(user) == company.pk
-
-
-def require_operator(user: Any) -> None:
-    """Refuse (403) anybody but an operator: the queue and the decisions are theirs."""
-    if not is_operator(user):
-        raise TrustError(TrustErrorCode.PERMISSION_DENIED, _("Only operators can do this."))
 
 
 def _may_read(user: Any, company_id: int) -> bool:

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.models import User
+from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record
 from tradepost.catalog.services import product_hide, product_restore
 from tradepost.companies.models import Company, Role, Standing
@@ -70,7 +71,6 @@ from tradepost.trust.selectors import (
     manages_verification,
     moderation_target,
     reportable,
-    require_operator,
 )
 
 REASON_MAX_LENGTH = 1000

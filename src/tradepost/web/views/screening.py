@@ -12,13 +12,12 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tradepost.accounts.selectors import is_operator
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.screening import access_held_product, held_listings, held_reviews
@@ -31,17 +30,13 @@ from tradepost.screening.forms import (
     language_choices,
 )
 from tradepost.screening.models import BannedTerm
+from tradepost.web.guards import operator_only
 from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
 TERMS_PAGE_SIZE = 50
 HELD_PAGE_SIZE = 20
 _ACTIVE_FILTER = {"1": True, "0": False}
-
-
-def _require_operator(request: AuthenticatedRequest) -> None:
-    if not is_operator(request.user):
-        raise Http404
 
 
 def _terms_page(
@@ -76,7 +71,7 @@ def _terms_page(
 @require_http_methods(["GET", "POST"])
 def terms(request: AuthenticatedRequest) -> HttpResponse:
     """The list, and adding one term (POST)."""
-    _require_operator(request)
+    operator_only(request)
     if request.method != "POST":
         return _terms_page(request)
     form = BannedTermForm(request.POST, auto_id="id_term_%s")
@@ -95,7 +90,7 @@ def terms(request: AuthenticatedRequest) -> HttpResponse:
 @require_POST
 def terms_bulk(request: AuthenticatedRequest) -> HttpResponse:
     """Adding pasted terms, one per line."""
-    _require_operator(request)
+    operator_only(request)
     form = BannedTermBulkForm(request.POST, auto_id="id_bulk_%s")
     if form.is_valid():
         try:
@@ -122,7 +117,7 @@ def terms_bulk(request: AuthenticatedRequest) -> HttpResponse:
 
 
 def _term(request: AuthenticatedRequest, banned_term_id: int) -> BannedTerm:
-    _require_operator(request)
+    operator_only(request)
     return selectors.access_banned_term(user=request.user, banned_term_id=banned_term_id)
 
 
@@ -197,7 +192,7 @@ def term_delete(request: AuthenticatedRequest, banned_term_id: int) -> HttpRespo
 @login_required
 @require_GET
 def held(request: AuthenticatedRequest) -> HttpResponse:
-    _require_operator(request)
+    operator_only(request)
     page = Paginator(held_listings(), HELD_PAGE_SIZE).get_page(request.GET.get("page"))
     items = [
         {
@@ -210,7 +205,7 @@ def held(request: AuthenticatedRequest) -> HttpResponse:
 
 
 def _decide(request: AuthenticatedRequest, product_id: int, act: Any, done: str) -> HttpResponse:
-    _require_operator(request)
+    operator_only(request)
     product = access_held_product(user=request.user, product_id=product_id)
     try:
         act(product)
@@ -239,7 +234,7 @@ def held_approve(request: AuthenticatedRequest, product_id: int) -> HttpResponse
 def held_reject(request: AuthenticatedRequest, product_id: int) -> HttpResponse:
     form = HeldRejectForm(request.POST)
     if not form.is_valid():
-        _require_operator(request)
+        operator_only(request)
         access_held_product(user=request.user, product_id=product_id)
         flash_form_errors(request, form, labelled=True)
         return redirect("screening:held")

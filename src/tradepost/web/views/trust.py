@@ -25,6 +25,7 @@ from tradepost.trust import selectors, services
 from tradepost.trust.documents import document_response, max_document_bytes, max_documents
 from tradepost.trust.errors import TrustError
 from tradepost.trust.forms import ApproveForm, RejectForm, VerificationSubmitForm
+from tradepost.web.guards import operator_only
 from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
@@ -102,15 +103,10 @@ def document(request: AuthenticatedRequest, document_id: int) -> FileResponse:
     return document_response(found)
 
 
-def _require_operator(request: AuthenticatedRequest) -> None:
-    if not is_operator(request.user):
-        raise Http404
-
-
 @login_required
 @require_GET
 def queue(request: AuthenticatedRequest) -> HttpResponse:
-    _require_operator(request)
+    operator_only(request)
     page = Paginator(selectors.verification_queue(), QUEUE_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
@@ -127,7 +123,7 @@ def queue(request: AuthenticatedRequest) -> HttpResponse:
 
 
 def _decide(request: AuthenticatedRequest, verification_id: int, *, approve: bool) -> HttpResponse:
-    _require_operator(request)
+    operator_only(request)
     found = selectors.access_verification(user=request.user, verification_id=verification_id)
     form: forms.Form = ApproveForm(request.POST) if approve else RejectForm(request.POST)
     if not form.is_valid():

@@ -24,13 +24,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tradepost.accounts.selectors import is_operator
 from tradepost.core.errors import ErrorKind
 from tradepost.trust import selectors, services
 from tradepost.trust.errors import TrustError, TrustErrorCode
 from tradepost.trust.forms import DecisionForm, ModerationForm, ReportForm
 from tradepost.trust.models import ModerationAction, ReportTarget
 from tradepost.trust.selectors import ReportGroup, Subject
+from tradepost.web.guards import operator_only
 from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
@@ -95,11 +95,6 @@ def report_create(request: AuthenticatedRequest) -> HttpResponse:
     return render(request, "trust/report_form.html", context, status=status)
 
 
-def _require_operator(request: AuthenticatedRequest) -> None:
-    if not is_operator(request.user):
-        raise Http404
-
-
 def _operator_url(group: ReportGroup) -> str:
     """Where an operator looks at a group's target (empty when it is gone)."""
     if group.subject is None:
@@ -123,7 +118,7 @@ def _decision_form(group: ReportGroup) -> DecisionForm:
 @login_required
 @require_GET
 def report_queue(request: AuthenticatedRequest) -> HttpResponse:
-    _require_operator(request)
+    operator_only(request)
     page = Paginator(selectors.report_targets(), QUEUE_PAGE_SIZE).get_page(request.GET.get("page"))
     items = [
         {"group": group, "url": _operator_url(group), "form": _decision_form(group)}
@@ -163,7 +158,7 @@ def _operator_action(
 @login_required
 @require_POST
 def report_decide(request: AuthenticatedRequest, report_id: int) -> HttpResponse:
-    _require_operator(request)
+    operator_only(request)
     report = selectors.access_report(user=request.user, report_id=report_id)
 
     def decide(values: dict[str, Any]) -> str:
@@ -176,7 +171,7 @@ def report_decide(request: AuthenticatedRequest, report_id: int) -> HttpResponse
 @login_required
 @require_POST
 def moderate(request: AuthenticatedRequest) -> HttpResponse:
-    _require_operator(request)
+    operator_only(request)
 
     def act(values: dict[str, Any]) -> str:
         done = services.moderation_apply(actor=request.user, **values)

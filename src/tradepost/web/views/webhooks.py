@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tradepost.accounts.selectors import is_operator
 from tradepost.companies.selectors import membership_for
 from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
@@ -37,7 +38,7 @@ def _denied(request: AuthenticatedRequest) -> HttpResponse | None:
     """The answer for somebody who does not manage a company's webhooks, or None."""
     if selectors.managed_company(request.user) is not None:
         return None
-    if membership_for(request.user) is None and not request.user.is_staff:
+    if membership_for(request.user) is None and not is_operator(request.user):
         messages.info(request, _("Create your company profile first."))
         return redirect("companies:create")
     return render(

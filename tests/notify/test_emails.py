@@ -146,4 +146,10 @@ def test_retries_are_deferred_with_backoff_when_the_backend_can_defer(
 
 
 def test_retry_delay_grows():
-    assert [tasks.retry_delay(n).total_seconds() / 60 for n in range(1, 6)] == [1, 2, 4, 8, 16]
+    assert [tasks.EMAIL_BACKOFF.delay(n).total_seconds() / 60 for n in range(1, 6)] == [
+        1,
+        2,
+        4,
+        8,
+        16,
+    ]

@@ -183,7 +183,7 @@ def test_a_500_is_tried_again_with_a_growing_jittered_wait(
 
 
 def test_the_waits_cover_about_a_day(settings):
-    delays = [services.retry_delay(attempt) for attempt in range(1, 15)]
+    delays = [services.webhook_backoff().delay(attempt) for attempt in range(1, 15)]
     for attempt, delay in enumerate(delays, start=1):
         nominal = min(30 * 2 ** (attempt - 1), 4 * 3600)
         assert nominal * 0.75 <= delay.total_seconds() <= nominal * 1.25

@@ -11,21 +11,18 @@ from django.core.mail import EmailMultiAlternatives
 from django.utils import timezone
 from django_tasks import task
 
+from tradepost.core.retries import Backoff
+
 logger = logging.getLogger(__name__)
 
 #: How many times a failed send is tried again after the first attempt.
 MAX_RETRIES = 5
-#: Delay before retry n (1-based): 1, 2, 4, 8, 16 minutes.
-RETRY_BASE_DELAY = timedelta(minutes=1)
+#: The wait before retry n (1-based): 1, 2, 4, 8, 16 minutes.
+EMAIL_BACKOFF = Backoff(base=timedelta(minutes=1))
 
 
 class EmailDeliveryFailed(RuntimeError):
     """The mail server refused the message on every attempt."""
-
-
-def retry_delay(attempt: int) -> timedelta:
-    """The wait before retry number `attempt` (1 for the first retry)."""
-    return RETRY_BASE_DELAY * (2 ** max(attempt - 1, 0))
 
 
 @task()
@@ -54,7 +51,7 @@ def send_email(*, to: str, subject: str, text: str, html: str, language: str, at
         logger.warning("Email to %s failed on attempt %d, will retry: %s", to, attempt + 1, exc)
         retry = send_email
         if send_email.get_backend().supports_defer:
-            retry = send_email.using(run_after=timezone.now() + retry_delay(next_attempt))
+            retry = send_email.using(run_after=timezone.now() + EMAIL_BACKOFF.delay(next_attempt))
         retry.enqueue(
             to=to, subject=subject, text=text, html=html, language=language, attempt=next_attempt
         )

@@ -19,7 +19,6 @@ queues the deliveries whose task was lost: at least once, never silently dropped
 from __future__ import annotations
 
 import logging
-import random
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -41,6 +40,7 @@ from tradepost.companies.selectors import standing_refusal
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_choices, clean_text, too_long
 from tradepost.core.events import EventType
 from tradepost.core.languages import normalise_ui_language
+from tradepost.core.retries import Backoff
 from tradepost.notify.services import absolute_url, queue_email
 from tradepost.webhooks import sending
 from tradepost.webhooks.errors import WebhookError, WebhookErrorCode, WebhookNotFound
@@ -401,14 +401,14 @@ def _lease() -> timedelta:
     )
 
 
-def retry_delay(attempt: int) -> timedelta:
-    """The wait after failed attempt number `attempt` (1 for the first): the base doubled
-    each time, at most the maximum, within ±25% (jitter, so that the deliveries an outage
-    held back do not all come back at the same second)."""
-    base = float(settings.TRADEPOST_WEBHOOKS_RETRY_BASE_SECONDS)
-    ceiling = float(settings.TRADEPOST_WEBHOOKS_RETRY_MAX_SECONDS)
-    delay = min(base * 2 ** max(attempt - 1, 0), ceiling)
-    return timedelta(seconds=delay * random.uniform(0.75, 1.25))
+def webhook_backoff() -> Backoff:
+    """The waits between a delivery's attempts: `TRADEPOST_WEBHOOKS_RETRY_BASE_SECONDS`
+    doubled each time, at most `TRADEPOST_WEBHOOKS_RETRY_MAX_SECONDS`, within ±25%."""
+    return Backoff(
+        base=timedelta(seconds=float(settings.TRADEPOST_WEBHOOKS_RETRY_BASE_SECONDS)),
+        ceiling=timedelta(seconds=float(settings.TRADEPOST_WEBHOOKS_RETRY_MAX_SECONDS)),
+        jitter=0.25,
+    )
 
 
 def secrets_in_use(endpoint: WebhookEndpoint, *, now: datetime) -> list[str]:
@@ -481,7 +481,7 @@ def _record_outcome(delivery: WebhookDelivery, outcome: sending.Outcome, *, now:
         return "delivered"
     last = delivery.manual or delivery.attempts >= int(settings.TRADEPOST_WEBHOOKS_MAX_ATTEMPTS)
     if not last:
-        due = now + retry_delay(delivery.attempts)
+        due = now + webhook_backoff().delay(delivery.attempts)
         pending.update(next_attempt_at=due, **answer)
         _queue_retry(delivery.pk, due)
         return "retry"

@@ -9,6 +9,7 @@ from tradepost.companies import errors as companies
 from tradepost.imports import errors as imports
 from tradepost.membership import errors as membership
 from tradepost.messaging import errors as messaging
+from tradepost.money import errors as money
 from tradepost.reviews import errors as reviews
 from tradepost.screening import errors as screening
 from tradepost.sourcing import errors as sourcing
@@ -28,6 +29,7 @@ APP_ERRORS = {
     },
     "messaging": {messaging.MessagingError, messaging.ConversationNotFound, messaging.RateLimited},
     "membership": {membership.MembershipError, membership.PlanNotFound, membership.InvoiceNotFound},
+    "money": {money.MoneyError},
     "sourcing": {
         sourcing.SourcingError,
         sourcing.RequestNotFound,
@@ -47,6 +49,7 @@ APP_CODES = {
     "companies": (companies.CompanyError, companies.CompanyErrorCode),
     "messaging": (messaging.MessagingError, messaging.MessagingErrorCode),
     "membership": (membership.MembershipError, membership.MembershipErrorCode),
+    "money": (money.MoneyError, money.MoneyErrorCode),
     "sourcing": (sourcing.SourcingError, sourcing.SourcingErrorCode),
     "trust": (trust.TrustError, trust.TrustErrorCode),
     "reviews": (reviews.ReviewError, reviews.ReviewErrorCode),
@@ -61,6 +64,7 @@ NOT_FOUND = {
     sourcing.AttachmentNotFound: (),
     membership.PlanNotFound: (),
     membership.InvoiceNotFound: (),
+    trust.VerificationNotFound: (),
     trust.ReportNotFound: (),
     reviews.ReviewNotFound: (),
     imports.ImportNotFound: (),

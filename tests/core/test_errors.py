@@ -14,9 +14,14 @@ from django.utils import translation
 import tradepost
 from tests.error_family import APP_CODES, APP_ERRORS, NOT_FOUND
 from tradepost.accounts.errors import AccountError, AccountErrorCode
-from tradepost.catalog.errors import ProductError, ProductErrorCode
-from tradepost.core.errors import NON_FIELD, DomainError, ErrorCode, ErrorKind
+from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
+from tradepost.companies.errors import CompanyErrorCode, CompanyNotFound
+from tradepost.core.errors import NON_FIELD, DomainError, ErrorCode, ErrorKind, NotFound
+from tradepost.money.errors import MoneyError, MoneyErrorCode
+from tradepost.money.services import exchange_rate_set
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
+from tradepost.trust.errors import ReportNotFound, TrustErrorCode
+from tradepost.webhooks.errors import WebhookNotFound
 
 
 def _errors_modules():
@@ -69,6 +74,59 @@ def test_not_found_classes_are_404s_of_kind_not_found(error_class):
     error = error_class(*NOT_FOUND[error_class])
     assert error.kind is ErrorKind.NOT_FOUND
     assert error.message
+
+
+def _subclasses(root: type) -> set[type]:
+    found = set()
+    for sub in root.__subclasses__():
+        found |= {sub, *_subclasses(sub)}
+    return found
+
+
+def test_every_not_found_class_is_a_two_line_404_of_its_apps_family():
+    """Each app's not-found class specialises `NotFound` by its code alone: a 404 of the app's
+    family raised with the app's not-found code, and no `__init__` of its own."""
+    dict(_errors_modules())  # every app's errors module imported
+    classes = _subclasses(NotFound)
+    assert classes == set(NOT_FOUND)
+    for error_class in classes:
+        app = error_class.__module__.split(".")[1]
+        family, codes = APP_CODES[app]
+        assert issubclass(error_class, family) and issubclass(error_class, Http404)
+        assert "__init__" not in vars(error_class), error_class
+        assert error_class.not_found_code in codes.__members__.values()
+        assert error_class.not_found_code.kind is ErrorKind.NOT_FOUND
+        error = error_class()
+        assert isinstance(error, family) and isinstance(error, Http404)
+        assert error.code is error_class.not_found_code
+        assert error.message == str(error_class.default_message)
+        assert error_class("Gone.").message_dict == {NON_FIELD: ["Gone."]}
+
+
+def test_a_not_found_keeps_the_default_message_or_takes_another_code():
+    with translation.override("en"):
+        assert ProductNotFound().message == "No such object."
+        assert WebhookNotFound().message == "No such webhook endpoint."
+        assert WebhookNotFound("No such delivery.").message == "No such delivery."
+    target = ReportNotFound(TrustErrorCode.TARGET_NOT_FOUND)
+    assert target.code is TrustErrorCode.TARGET_NOT_FOUND and target.message
+    member = CompanyNotFound(CompanyErrorCode.MEMBER_NOT_FOUND, "No such member.")
+    assert member.code is CompanyErrorCode.MEMBER_NOT_FOUND
+    assert member.message == "No such member."
+    with pytest.raises(ProductError):
+        raise ProductNotFound()
+    with pytest.raises(Http404):
+        raise ProductNotFound()
+
+
+@pytest.mark.django_db
+def test_the_money_service_refuses_with_its_domain_error():
+    with pytest.raises(MoneyError) as caught:
+        exchange_rate_set(actor=None, currency="QQQ", rate_to_usd="-1", as_of="yesterday")
+    assert not isinstance(caught.value, ValidationError)
+    assert caught.value.code is MoneyErrorCode.INVALID
+    assert caught.value.kind is ErrorKind.INVALID
+    assert set(caught.value.field_errors) == {"currency", "rate_to_usd", "as_of"}
 
 
 def test_a_message_lands_under_its_field_or_the_whole_request():

@@ -7,7 +7,6 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
@@ -15,6 +14,7 @@ from tests.factories.search import index
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog.models import ProductStatus
 from tradepost.money import rates
+from tradepost.money.errors import MoneyError, MoneyErrorCode
 from tradepost.money.models import ExchangeRate
 from tradepost.money.services import exchange_rate_set
 from tradepost.search.indexer import apply_outbox
@@ -90,7 +90,8 @@ def test_setting_the_same_rate_again_queues_nothing():
 def test_bad_rates_are_refused_and_nothing_changes(fields, bad):
     before = list(ExchangeRate.objects.values_list("currency", "rate_to_usd", "as_of"))
     values = {"currency": "EUR", "rate_to_usd": "1.1", "as_of": date(2026, 12, 1), **fields}
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(MoneyError) as caught:
         exchange_rate_set(actor=None, **values)
+    assert caught.value.code is MoneyErrorCode.INVALID
     assert bad in caught.value.message_dict
     assert list(ExchangeRate.objects.values_list("currency", "rate_to_usd", "as_of")) == before

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class ProductErrorCode(ErrorCode):
@@ -76,8 +74,7 @@ class ProductError(DomainError):
     code: ProductErrorCode
 
 
-class ProductNotFound(ProductError, Http404):
+class ProductNotFound(ProductError, NotFound):
     """No such product, or not one the user may manage: both look the same from outside."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(ProductErrorCode.NOT_FOUND, message or _("No such object."))
+    not_found_code = ProductErrorCode.NOT_FOUND

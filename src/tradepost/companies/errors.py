@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404
-
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class CompanyErrorCode(ErrorCode):
@@ -32,8 +30,10 @@ class CompanyError(DomainError):
     code: CompanyErrorCode
 
 
-class CompanyNotFound(CompanyError, Http404):
+class CompanyNotFound(CompanyError, NotFound):
     """No such company, or not one the user may act on: the two look the same (404)."""
+
+    not_found_code = CompanyErrorCode.NOT_FOUND
 
 
 class CompanyPermissionDenied(CompanyError):

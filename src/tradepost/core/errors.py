@@ -13,6 +13,10 @@ not-found classes). Each carries:
 - `extensions`: what else a client needs to act on the refusal, JSON-ready (RFC 9457
   extension members: a likely duplicate's id and page), empty for most.
 
+An app's not-found class is `NotFound` specialised in two lines, `class XNotFound(XError,
+NotFound)` naming its code in `not_found_code` (and, rarely, its own `default_message`): it is
+both the app's error and Django's `Http404`, "No such object." unless a message is given.
+
 The API maps the family once (`api/problems.py`, one exception handler in `api/urls.py`) and
 the web pages once (`web/refusals.py`); nothing else translates these errors.
 """
@@ -21,9 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from typing import Any, Self
+from typing import Any, ClassVar, Self, overload
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import Http404
 from django.utils.translation import gettext_lazy
 
 #: The key of the messages about the request as a whole (Django's, so forms read it alike).
@@ -141,3 +146,35 @@ class DomainError(Exception):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code.value!r}, {self.message_dict!r})"
+
+
+class NotFound(DomainError, Http404):
+    """No such object, or not one this user may see: the two look the same (kind `not_found`,
+    and Django's 404 where nothing catches it).
+
+    Each app specialises it in two lines, no `__init__` of its own:
+    `class ProductNotFound(ProductError, NotFound)` with
+    `not_found_code = ProductErrorCode.NOT_FOUND`. Raised as `ProductNotFound()`, with a
+    message `ProductNotFound(_("..."))`, or with another not-found code of the family
+    `ReportNotFound(TrustErrorCode.TARGET_NOT_FOUND[, message])`.
+    """
+
+    #: The app's not-found code, raised when no other is given.
+    not_found_code: ClassVar[ErrorCode]
+    #: The message when none is given (a lazy translation, in the language at raise).
+    default_message: ClassVar[Any] = gettext_lazy("No such object.")
+
+    @overload
+    def __init__(self, message: str | None = None, /) -> None: ...
+
+    @overload
+    def __init__(self, code: ErrorCode, /, message: str | None = None) -> None: ...
+
+    def __init__(
+        self, code_or_message: ErrorCode | str | None = None, /, message: str | None = None
+    ) -> None:
+        if isinstance(code_or_message, ErrorCode):
+            code = code_or_message
+        else:
+            code, message = self.not_found_code, code_or_message
+        super().__init__(code, message or str(self.default_message))

@@ -3,11 +3,9 @@ family). A refused row is not an error: the preview lists it with its reasons.""
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class ImportErrorCode(ErrorCode):
@@ -35,8 +33,7 @@ class ImportJobError(DomainError):
     code: ImportErrorCode
 
 
-class ImportNotFound(ImportJobError, Http404):
+class ImportNotFound(ImportJobError, NotFound):
     """No such import, or not one of a company the user manages products of: alike (404)."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(ImportErrorCode.NOT_FOUND, message or _("No such object."))
+    not_found_code = ImportErrorCode.NOT_FOUND

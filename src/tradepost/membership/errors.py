@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class MembershipErrorCode(ErrorCode):
@@ -42,15 +40,13 @@ class MembershipError(DomainError):
     code: MembershipErrorCode
 
 
-class PlanNotFound(MembershipError, Http404):
+class PlanNotFound(MembershipError, NotFound):
     """No such plan, or one not offered: both look the same (404)."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(MembershipErrorCode.PLAN_NOT_FOUND, message or _("No such object."))
+    not_found_code = MembershipErrorCode.PLAN_NOT_FOUND
 
 
-class InvoiceNotFound(MembershipError, Http404):
+class InvoiceNotFound(MembershipError, NotFound):
     """No such invoice, or another company's: both look the same (404)."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(MembershipErrorCode.INVOICE_NOT_FOUND, message or _("No such object."))
+    not_found_code = MembershipErrorCode.INVOICE_NOT_FOUND

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.utils.translation import gettext_lazy
 
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class MessagingErrorCode(ErrorCode):
@@ -36,8 +35,10 @@ class MessagingError(DomainError):
     code: MessagingErrorCode
 
 
-class ConversationNotFound(MessagingError, Http404):
+class ConversationNotFound(MessagingError, NotFound):
     """No such conversation, or one the user may not see: the two look the same (404)."""
+
+    not_found_code = MessagingErrorCode.NOT_FOUND
 
 
 class RateLimited(MessagingError):

@@ -7,13 +7,13 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
 from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.core.currencies import is_currency
+from tradepost.money.errors import MoneyError, MoneyErrorCode
 from tradepost.money.models import ExchangeRate
 from tradepost.money.rates import forget_rates
 
@@ -26,7 +26,8 @@ RATE_PLACES = Decimal("0.000000000001")
 
 
 def exchange_rate_set(*, actor: Any, currency: Any, rate_to_usd: Any, as_of: Any) -> ExchangeRate:
-    """Create or change the rate of `currency` (US dollars per unit, as of a date)."""
+    """Create or change the rate of `currency` (US dollars per unit, as of a date); a bad
+    value is refused with `MoneyError` (`invalid`, the messages under the argument's name)."""
     code = str(currency or "").strip().upper()
     errors: dict[str, list[str]] = {}
     if not is_currency(code):
@@ -42,14 +43,14 @@ def exchange_rate_set(*, actor: Any, currency: Any, rate_to_usd: Any, as_of: Any
     if not isinstance(as_of, date):
         errors["as_of"] = [_("Enter a valid date.")]
     if errors:
-        raise ValidationError(errors)
+        raise MoneyError(MoneyErrorCode.INVALID, errors)
     with transaction.atomic():
         item = ExchangeRate.objects.select_for_update().filter(currency=code).first()
         before = snapshot(item, AUDITED) if item is not None else {}
         if item is None:
             item = ExchangeRate(currency=code)
         item.rate_to_usd, item.as_of = rate, as_of
-        item.full_clean()
+        MoneyError.clean_model(item, code=MoneyErrorCode.INVALID)
         item.save()
         changes = field_changes(before, snapshot(item, AUDITED), AUDITED)
         if changes:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class ReviewErrorCode(ErrorCode):
@@ -59,8 +57,7 @@ class ReviewError(DomainError):
     code: ReviewErrorCode
 
 
-class ReviewNotFound(ReviewError, Http404):
+class ReviewNotFound(ReviewError, NotFound):
     """No such review, or not one the user may see (or reply to): both look the same (404)."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(ReviewErrorCode.NOT_FOUND, message or _("No such object."))
+    not_found_code = ReviewErrorCode.NOT_FOUND

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class ScreeningErrorCode(ErrorCode):
@@ -32,8 +30,7 @@ class ScreeningError(DomainError):
     code: ScreeningErrorCode
 
 
-class BannedTermNotFound(ScreeningError, Http404):
+class BannedTermNotFound(ScreeningError, NotFound):
     """No such banned term, or a user who may not read the list: both look the same (404)."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(ScreeningErrorCode.NOT_FOUND, message or _("No such object."))
+    not_found_code = ScreeningErrorCode.NOT_FOUND

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class SourcingErrorCode(ErrorCode):
@@ -48,22 +46,19 @@ class SourcingError(DomainError):
     code: SourcingErrorCode
 
 
-class RequestNotFound(SourcingError, Http404):
+class RequestNotFound(SourcingError, NotFound):
     """No such buying request, or not one the user may see: both look the same."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(SourcingErrorCode.REQUEST_NOT_FOUND, message or _("No such object."))
+    not_found_code = SourcingErrorCode.REQUEST_NOT_FOUND
 
 
-class QuotationNotFound(SourcingError, Http404):
+class QuotationNotFound(SourcingError, NotFound):
     """No such quotation, or not one the user may see: both look the same."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(SourcingErrorCode.QUOTATION_NOT_FOUND, message or _("No such object."))
+    not_found_code = SourcingErrorCode.QUOTATION_NOT_FOUND
 
 
-class AttachmentNotFound(SourcingError, Http404):
+class AttachmentNotFound(SourcingError, NotFound):
     """No such attachment, or not one the user may see: both look the same."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(SourcingErrorCode.ATTACHMENT_NOT_FOUND, message or _("No such object."))
+    not_found_code = SourcingErrorCode.ATTACHMENT_NOT_FOUND

@@ -3,11 +3,9 @@ verification, and reports and moderation."""
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class TrustErrorCode(ErrorCode):
@@ -55,19 +53,15 @@ class TrustError(DomainError):
     code: TrustErrorCode
 
 
-class VerificationNotFound(TrustError, Http404):
+class VerificationNotFound(TrustError, NotFound):
     """No such verification request or document, or not one the user may see: both look the
     same (404)."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(TrustErrorCode.NOT_FOUND, message or _("No such object."))
+    not_found_code = TrustErrorCode.NOT_FOUND
 
 
-class ReportNotFound(TrustError, Http404):
+class ReportNotFound(TrustError, NotFound):
     """No such report (or not one the user may read), or a report's target the reporter
     cannot see: all look the same (404)."""
 
-    def __init__(
-        self, code: TrustErrorCode = TrustErrorCode.REPORT_NOT_FOUND, message: str | None = None
-    ) -> None:
-        super().__init__(code, message or _("No such object."))
+    not_found_code = TrustErrorCode.REPORT_NOT_FOUND

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.core.errors import DomainError, ErrorCode, ErrorKind
+from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
 class WebhookErrorCode(ErrorCode):
@@ -36,8 +34,8 @@ class WebhookError(DomainError):
     code: WebhookErrorCode
 
 
-class WebhookNotFound(WebhookError, Http404):
+class WebhookNotFound(WebhookError, NotFound):
     """No such endpoint or delivery, or another company's: both look the same (404)."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(WebhookErrorCode.NOT_FOUND, message or _("No such webhook endpoint."))
+    not_found_code = WebhookErrorCode.NOT_FOUND
+    default_message = gettext_lazy("No such webhook endpoint.")

@@ -10,6 +10,10 @@ both the same way on every database, before anything is written:
   of a form body sent to the API (multipart: a message with files): 422, naming the field,
   like any other invalid field.
 
+What cannot be stored is decided once, by `core.cleaning.unstorable` (the rule every entry
+point uses); the path and the parameters are decoded with replacement characters, so only a
+NUL can reach them.
+
 API requests get a problem document (`application/problem+json`), pages a 400 page in the
 visitor's language.
 Pages' form posts need nothing here: Django's form fields refuse NUL characters themselves,
@@ -20,7 +24,6 @@ API's form fields are plain strings, which is why it is checked here.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -31,8 +34,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from tradepost.api.problems import problem_response, render_problem, validation_problem
+from tradepost.core.cleaning import UNSTORABLE_MESSAGE, storable, unstorable
 
-UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 API_PREFIX = "/api/"
 JSON_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -47,25 +50,27 @@ def unstorable_fields(value: Any, path: str = "") -> Iterator[str]:
         if bad_key:
             yield path
         elif isinstance(value, str):
-            if UNSTORABLE.search(value):
+            if unstorable(value):
                 yield path or "body"
         elif isinstance(value, dict | list):
             items = value.items() if isinstance(value, dict) else enumerate(value)
             children = []
             for key, item in items:
                 name = f"{path}.{key}" if path else str(key)
-                if isinstance(key, str) and UNSTORABLE.search(key):
-                    children.append((UNSTORABLE.sub("?", name), None, True))
+                if isinstance(key, str) and unstorable(key):
+                    children.append((storable(name, nul="?", surrogate="?"), None, True))
                 else:
                     children.append((name, item, False))
             pending.extend(reversed(children))
 
 
 def _has_nul(request: HttpRequest) -> bool:
-    if "\x00" in request.path:
+    """Whether the path or a query parameter holds a NUL (decoded with replacement
+    characters, they hold no surrogate)."""
+    if unstorable(request.path):
         return True
     return any(
-        "\x00" in key or any("\x00" in value for value in request.GET.getlist(key))
+        unstorable(key) or any(unstorable(value) for value in request.GET.getlist(key))
         for key in request.GET
     )
 
@@ -83,7 +88,8 @@ def _json_fields(request: HttpRequest) -> list[str]:
 
 
 def _form_fields(request: HttpRequest) -> list[str]:
-    """The fields of a form body (URL-encoded or multipart) that hold a NUL."""
+    """The fields of a form body (URL-encoded or multipart) that hold a NUL (decoded with
+    replacement characters, they hold no surrogate)."""
     if request.method not in JSON_METHODS:
         return []
     content_type = request.META.get("CONTENT_TYPE", "")
@@ -94,9 +100,9 @@ def _form_fields(request: HttpRequest) -> list[str]:
     except MultiPartParserError:
         raise MalformedForm from None
     return [
-        UNSTORABLE.sub("?", key)
+        storable(key, nul="?", surrogate="?")
         for key, values in fields.lists()
-        if "\x00" in key or any("\x00" in value for value in values)
+        if unstorable(key) or any(unstorable(value) for value in values)
     ]
 
 
@@ -135,9 +141,7 @@ class UnstorableTextMiddleware:
                     ),
                 )
             if fields:
-                message = _(
-                    "Contains a character that cannot be stored (a NUL or an unpaired surrogate)."
-                )
+                message = str(UNSTORABLE_MESSAGE)
                 problem = validation_problem(
                     [{"field": field, "message": message} for field in fields]
                 )

@@ -29,14 +29,70 @@ if TYPE_CHECKING:
 _WHITESPACE = re.compile(r"\s+")
 
 
+# --- text no database stores -----------------------------------------------------------------
+#
+# The one rule, for every entry point (the middleware in front of every request body, the
+# services, the catalogue import, the search analysis): a NUL character is refused by
+# PostgreSQL (in text and in JSON) and stored by SQLite; a lone surrogate (U+D800 to U+DFFF
+# not in a pair: a JSON string may hold one, "\ud800") cannot be encoded in UTF-8 at all.
+# Either fails deep inside a write, or is stored on one database and refused on the other.
+# Valid characters outside the Basic Multilingual Plane (an emoji) are one code point in a
+# `str`, never a surrogate pair, and pass.
+
+#: A NUL or a lone surrogate: the characters `unstorable` finds and `storable` removes.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+_NUL = "\x00"
+
+#: What a refused field says (`refuse_unstorable`, and the middleware's 422).
+UNSTORABLE_MESSAGE = gettext_lazy(
+    "Contains a character that cannot be stored (a NUL or an unpaired surrogate)."
+)
+
+
+def unstorable(text: str) -> bool:
+    """Whether `text` holds a character no database stores: a NUL or a lone surrogate.
+
+    Runs on every string of every request body (the middleware), so it takes the quick ways
+    the rule allows, each several times quicker than scanning with `UNSTORABLE`: a search for
+    NUL, then ASCII (no surrogate) or encoding to UTF-8, which fails at a lone surrogate and
+    at nothing else."""
+    if _NUL in text:
+        return True
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def storable(text: str, *, nul: str = "", surrogate: str = "\ufffd") -> str:
+    """`text` fit to store: each NUL replaced by `nul` (by default dropped), each lone
+    surrogate by `surrogate` (by default U+FFFD, what a UTF-8 decoder writes for bytes it
+    cannot read). Text without either is returned as is."""
+    if not unstorable(text):
+        return text
+    return UNSTORABLE.sub(lambda match: nul if match.group() == _NUL else surrogate, text)
+
+
+def refuse_unstorable(text: str) -> str:
+    """`text` itself, or `FieldInvalid` (`UNSTORABLE_MESSAGE`) when it holds a NUL or a lone
+    surrogate: for the fields that refuse such text rather than clean it."""
+    if unstorable(text):
+        raise FieldInvalid(UNSTORABLE_MESSAGE)
+    return text
+
+
 def text_or_none(value: Any) -> str | None:
-    """The value as a stripped string without NUL characters; "" for None; None when it
-    is not text at all (a number, a list: the caller reports a wrong type)."""
+    """The value as a stripped string without NUL characters (lone surrogates are kept: a
+    service refuses them with `refuse_unstorable`); "" for None; None when it is not text at
+    all (a number, a list: the caller reports a wrong type)."""
     if value is None:
         return ""
     if not isinstance(value, str):
         return None
-    return value.replace("\x00", "").strip()
+    return value.replace(_NUL, "").strip()
 
 
 def one_line(value: str) -> str:
@@ -49,11 +105,11 @@ FILE_NAME_MAX_LENGTH = 200
 
 
 def clean_file_name(value: Any, *, default: str = "document") -> str:
-    """The name a file was sent as, fit to show and to store: its last path part, unpaired
-    surrogates replaced, control characters (NUL included) dropped, on one line, at most
-    `FILE_NAME_MAX_LENGTH` characters (the end, with the extension, kept)."""
+    """The name a file was sent as, fit to show and to store: its last path part, `storable`
+    (lone surrogates replaced by "?"), control characters (NUL included) dropped, on one
+    line, at most `FILE_NAME_MAX_LENGTH` characters (the end, with the extension, kept)."""
     name = str(value or "").replace("\\", "/").rsplit("/", 1)[-1]
-    name = name.encode("utf-8", "replace").decode("utf-8")
+    name = storable(name, surrogate="?")
     name = one_line("".join(char for char in name if char.isprintable() or char == " "))
     return name[-FILE_NAME_MAX_LENGTH:] or default
 
@@ -162,7 +218,7 @@ def clean_rich_text(value: Any, *, max_length: int, max_input_length: int) -> st
         raise FieldInvalid(_("Enter text."))
     if len(text) > max_input_length:
         raise FieldInvalid(too_long(max_length))
-    clean = sanitize_html(text).replace("\x00", "")
+    clean = sanitize_html(text).replace(_NUL, "")
     if len(clean) > max_length:
         raise FieldInvalid(too_long(max_length))
     return clean

@@ -20,7 +20,6 @@ import csv
 import io
 import json
 import logging
-import re
 import signal
 import subprocess
 import sys
@@ -36,6 +35,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tradepost.core.cleaning import storable
 from tradepost.core.spreadsheets import unguarded
 from tradepost.imports import xlsx
 
@@ -96,7 +96,7 @@ class FileRejected(ValueError):
 class Row:
     """A row of the sheet: its number as a spreadsheet shows it (the header is row 1), its
     cells as text, and the positions of cells that held a formula (XLSX) or characters no
-    text may hold (lone surrogates, replaced by U+FFFD)."""
+    text may hold (`core.cleaning.storable`: lone surrogates replaced by U+FFFD)."""
 
     line: int
     cells: list[str]
@@ -243,12 +243,10 @@ def encoding_label(name: str) -> str:
 # --- rows ------------------------------------------------------------------------------------
 
 
-_SURROGATES = re.compile(r"[\ud800-\udfff]")
-
-
 def _text(value: Any) -> str:
-    """A cell as text: numbers as a person writes them (12.0 -> 12), characters no text may
-    hold (lone surrogates) replaced by U+FFFD, a formula guard (`core.spreadsheets`) undone."""
+    """A cell as text: numbers as a person writes them (12.0 -> 12), `core.cleaning.storable`
+    (NUL characters dropped, lone surrogates replaced by U+FFFD: a rejected row's cells are
+    stored as read), a formula guard (`core.spreadsheets`) undone."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -259,10 +257,7 @@ def _text(value: Any) -> str:
         return str(value)
     if hasattr(value, "isoformat"):
         return str(value.isoformat())
-    text = str(value)
-    if not text.isascii():
-        text = _SURROGATES.sub("\ufffd", text)
-    return unguarded(text)
+    return unguarded(storable(str(value)))
 
 
 def _delimiter(first_line: str) -> str:

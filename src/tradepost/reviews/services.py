@@ -27,7 +27,12 @@ from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record
 from tradepost.companies.models import Company, Membership
 from tradepost.companies.services import companies_lock_for_reviews, companies_review_totals_set
-from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_text, clean_whole_number
+from tradepost.core.cleaning import (
+    FieldErrors,
+    clean_text,
+    clean_whole_number,
+    refuse_unstorable,
+)
 from tradepost.core.languages import normalise_ui_language
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.services import absolute_url, notification_create, queue_email
@@ -73,14 +78,6 @@ REPLY_FIELDS = frozenset(ReplyFields.__annotations__)
 # --- cleaning --------------------------------------------------------------------------------
 
 
-def _storable(text: str) -> str:
-    if any("\ud800" <= char <= "\udfff" for char in text):
-        raise FieldInvalid(
-            _("Contains a character that cannot be stored (a NUL or an unpaired surrogate).")
-        )
-    return text
-
-
 def _clean_rating(value: Any) -> int | None:
     return clean_whole_number(
         value,
@@ -93,7 +90,8 @@ def _clean_rating(value: Any) -> int | None:
 
 def _clean_long_text(value: Any, *, max_length: int) -> str:
     """Several lines of plain text, stored as typed and escaped when shown."""
-    return _storable(clean_text(value, max_length=max_length, required=True, single_line=False))
+    text = clean_text(value, max_length=max_length, required=True, single_line=False)
+    return refuse_unstorable(text)
 
 
 def _unknown_fields(fields: dict[str, Any], known: frozenset[str], errors: FieldErrors) -> None:

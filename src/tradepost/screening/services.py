@@ -30,6 +30,7 @@ from tradepost.core.cleaning import (
     clean_choice,
     clean_flag,
     clean_text,
+    refuse_unstorable,
     text_or_none,
 )
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
@@ -67,17 +68,9 @@ BANNED_TERM_FIELDS = frozenset(BannedTermFields.__annotations__)
 # --- cleaning --------------------------------------------------------------------------------
 
 
-def _storable(text: str) -> str:
-    if any("\ud800" <= char <= "\udfff" for char in text):
-        raise FieldInvalid(
-            _("Contains a character that cannot be stored (a NUL or an unpaired surrogate).")
-        )
-    return text
-
-
 def clean_term(value: Any) -> tuple[str, str]:
     """A term as written (one line, at most 100 characters) and its folded form."""
-    text = _storable(clean_text(value, max_length=TERM_MAX_LENGTH, required=True))
+    text = refuse_unstorable(clean_text(value, max_length=TERM_MAX_LENGTH, required=True))
     form = canonical(text)
     if not form:
         raise FieldInvalid(_("Write a word or a phrase: letters, digits or Chinese characters."))
@@ -99,7 +92,7 @@ def _clean_language(value: Any) -> str:
 
 
 def _clean_note(value: Any) -> str:
-    return _storable(clean_text(value, max_length=NOTE_MAX_LENGTH))
+    return refuse_unstorable(clean_text(value, max_length=NOTE_MAX_LENGTH))
 
 
 def _clean_active(value: Any) -> bool:

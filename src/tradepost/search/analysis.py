@@ -28,6 +28,8 @@ import opencc
 import rjieba
 import Stemmer
 
+from tradepost.core.cleaning import storable
+
 #: Queries longer than this (after normalisation) are cut: nobody types more, and it bounds
 #: the work a single request can cause.
 MAX_QUERY_CHARS = 200
@@ -41,10 +43,11 @@ _CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 _CJK_RUN_RE = re.compile(f"([{_CJK_CLASS}]+)")
 _HAS_CJK_RE = re.compile(f"[{_CJK_CLASS}]")
 
-# Lone surrogates cannot be encoded (OpenCC and the databases would raise); C0/C1 control
-# characters become spaces; invisible format characters (zero-width space, joiners,
-# direction marks, BOM, soft hyphen) are dropped.
-_SURROGATE_OR_CONTROL_RE = re.compile("[\ud800-\udfff\x00-\x1f\x7f-\x9f]")
+# What no text may hold (NUL, lone surrogates: OpenCC and the databases would raise) becomes
+# spaces by the one rule, `core.cleaning.storable`; so do the other C0/C1 control characters;
+# invisible format characters (zero-width space, joiners, direction marks, BOM, soft hyphen)
+# are dropped.
+_CONTROL_RE = re.compile("[\x01-\x1f\x7f-\x9f]")
 _FORMAT_RE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _SPACES_RE = re.compile(r"\s+")
 
@@ -345,12 +348,12 @@ def normalize(text: str, *, simplified: bool = True) -> str:
     """
     if not text:
         return ""
-    text = _SURROGATE_OR_CONTROL_RE.sub(" ", text)
+    text = _CONTROL_RE.sub(" ", storable(text, nul=" ", surrogate=" "))
     if not text.isascii():
         text = _FORMAT_RE.sub("", text)
         text = unicodedata.normalize("NFKC", text)
         # NFKC can itself produce control characters (e.g. from compatibility forms).
-        text = _SURROGATE_OR_CONTROL_RE.sub(" ", text)
+        text = _CONTROL_RE.sub(" ", text)
         if simplified and _HAS_CJK_RE.search(text):
             text = _t2s().convert(text)
     text = text.lower()

@@ -502,14 +502,21 @@ def _descendants(pid: int) -> list[int]:
     return out
 
 
-def rss_mb(pid: int) -> float | None:
+def memory_mb(pid: int, field: str = "VmRSS") -> float | None:
+    """A memory line of `/proc/<pid>/status` in MB: `VmRSS` (resident), `RssAnon` (the
+    process's own memory), `RssFile` (pages of mapped files: the index, which tantivy reads by
+    mmap, sits in the page cache that every process on the machine shares)."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field}:"):
                 return round(int(line.split()[1]) / 1024, 1)
     except OSError:
         return None
     return None
+
+
+def rss_mb(pid: int) -> float | None:
+    return memory_mb(pid)
 
 
 def _cmdline(pid: int) -> str:
@@ -657,6 +664,8 @@ def run_http(
         masters = set(_children(server.pid))
         rss = {f"{'master' if pid in masters else 'worker'} {pid}": rss_mb(pid) for pid in gunicorn}
         worker_rss = [v for k, v in rss.items() if k.startswith("worker") and v is not None]
+        workers = [pid for pid in gunicorn if pid not in masters]
+        largest = max(workers, key=lambda pid: rss_mb(pid) or 0.0, default=None)
         result = {
             "endpoint": label,
             "path": endpoint,
@@ -665,6 +674,9 @@ def run_http(
             "healthz": health.as_dict(),
             "rss_mb": rss,
             "max_worker_rss_mb": max(worker_rss, default=None),
+            # Of the largest worker: its own memory, and the mapped index and code files.
+            "max_worker_anon_mb": memory_mb(largest, "RssAnon") if largest else None,
+            "max_worker_file_mb": memory_mb(largest, "RssFile") if largest else None,
         }
         if health.requests:
             result["search_vs_healthz_rps"] = round(search.requests / max(1, health.requests), 3)
@@ -748,12 +760,17 @@ def markdown(report: dict[str, Any]) -> str:
             f"({generate['products_per_s']:,.0f} products/s)"
         )
     build = report["index"]
-    lines.append(
-        f"- index rebuild: {build['seconds']} s ({build['products_per_s']:,.0f} products/s, "
-        f"{build['workers']} analysis processes), {build['size_mb']} MB on disk"
-    )
+    if build.get("workers"):
+        lines.append(
+            f"- index rebuild: {build['seconds']} s ({build['products_per_s']:,.0f} products/s, "
+            f"{build['workers']} analysis processes), {build['size_mb']} MB on disk"
+        )
+    else:
+        lines.append(f"- index kept (--no-rebuild), {build['size_mb']} MB on disk")
     fts = report.get("fts5")
-    if fts:
+    if fts and fts.get("kept"):
+        lines.append(f"- FTS5 baseline kept from the build of this index, {fts['size_mb']} MB")
+    elif fts:
         lines.append(
             f"- FTS5 build (from the analysed documents): {fts['seconds']} s "
             f"({fts['products_per_s']:,.0f} products/s), {fts['size_mb']} MB"
@@ -817,8 +834,11 @@ def markdown(report: dict[str, Any]) -> str:
                 f"{health['errors']} |",
                 "",
                 f"search / healthz requests/s: {web.get('search_vs_healthz_rps')}; "
-                f"largest serving worker's RSS: {web['max_worker_rss_mb']} MB "
-                f"(all gunicorn processes, MB: {web['rss_mb']})",
+                f"largest serving worker's RSS: {web['max_worker_rss_mb']} MB, of which its own "
+                f"memory (RssAnon) {web.get('max_worker_anon_mb')} MB and mapped files "
+                f"(RssFile: the index and code, shared page cache) "
+                f"{web.get('max_worker_file_mb')} MB (all gunicorn processes, MB: "
+                f"{web['rss_mb']})",
             ]
     return "\n".join(lines) + "\n"
 

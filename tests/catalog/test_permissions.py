@@ -14,9 +14,9 @@ from tradepost.catalog.models import Product, ProductStatus
 from tradepost.catalog.permissions import (
     access_product,
     access_product_image,
-    can_manage_products,
-    company_for_new_product,
+    products_company,
 )
+from tradepost.companies.actors import actor_for
 
 pytestmark = pytest.mark.django_db
 
@@ -89,13 +89,13 @@ def test_access_product(cast, role):
     if role in ALLOWED_ROLES:
         assert access_product(user=actor, product_id=product.pk) == product
         assert access_product_image(user=actor, product_id=product.pk, image_id=image.pk) == image
-        assert can_manage_products(actor, cast.company)
+        assert actor_for(actor).works_for(cast.company)
     else:
         with pytest.raises(ProductNotFound):
             access_product(user=actor, product_id=product.pk)
         with pytest.raises(ProductNotFound):
             access_product_image(user=actor, product_id=product.pk, image_id=image.pk)
-        assert not can_manage_products(actor, cast.company)
+        assert not actor_for(actor).works_for(cast.company)
 
 
 @pytest.mark.parametrize("bad_id", [None, "", "abc", -1, 0, 2**64, "1; DROP TABLE"])
@@ -125,20 +125,24 @@ def test_inactive_member_manages_nothing(cast):
     member = cast.actor("member")
     member.is_active = False
     member.save()
-    assert not can_manage_products(member, cast.company)
+    assert not actor_for(member).works_for(cast.company)
 
 
-def test_company_for_new_product(cast):
+def test_the_company_of_new_products(cast):
     owner, stranger, operator = (
         cast.actor("owner"),
         cast.actor("other_company"),
         cast.actor("operator"),
     )
-    assert company_for_new_product(owner) == cast.company
-    assert company_for_new_product(owner, cast.company.pk) == cast.company
+    assert products_company(user=owner) == cast.company
+    assert products_company(user=owner, company_id=cast.company.pk) == cast.company
+    assert products_company(user=operator, company_id=cast.company.pk) == cast.company
     # Naming another company looks like naming a company that does not exist.
-    assert company_for_new_product(stranger, cast.company.pk) is None
-    assert company_for_new_product(owner, 987654) is None
-    assert company_for_new_product(operator) is None
-    assert company_for_new_product(operator, cast.company.pk) == cast.company
-    assert company_for_new_product(make_user()) is None
+    for user, company_id in ((stranger, cast.company.pk), (owner, 987654), (owner, "x")):
+        with pytest.raises(ProductNotFound):
+            products_company(user=user, company_id=company_id)
+    # Without a company of their own (an operator too), nobody adds products.
+    for user in (operator, make_user()):
+        with pytest.raises(ProductError) as refused:
+            products_company(user=user)
+        assert refused.value.code == ProductErrorCode.NO_COMPANY

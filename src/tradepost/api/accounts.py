@@ -15,13 +15,13 @@ from pydantic import ConfigDict, Field
 
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator, user_can_publish
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.problems import not_found
 from tradepost.api.profiles import CompanyProfileOut
 from tradepost.companies import services
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import membership_for
 
 router = Router(auth=API_AUTH, tags=["me"])
 
@@ -113,9 +113,9 @@ def _company_out(request: HttpRequest, company: Company) -> dict:
 
 @router.get("", response=MeOut, summary="The signed-in user, their company and role")
 def me(request: HttpRequest):
-    user = request.user
+    user = caller(request)
     assert isinstance(user, User)
-    membership = membership_for(user)
+    membership = actor_for(user).membership
     return {
         "user": _user_out(user),
         "company": _company_out(request, membership.company) if membership else None,
@@ -125,9 +125,9 @@ def me(request: HttpRequest):
 
 @router.patch("/company", response=CompanyOut, summary="Update your company's profile")
 def company_update(request: HttpRequest, payload: CompanyPatch):
-    user = request.user
+    user = caller(request)
     assert isinstance(user, User)
-    membership = membership_for(user)
+    membership = actor_for(user).membership
     if membership is None:
         raise not_found(_("You do not belong to a company."))
     company = services.company_update(

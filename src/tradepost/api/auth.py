@@ -13,6 +13,7 @@ from ninja.utils import check_csrf
 from tradepost.accounts.selectors import require_operator
 from tradepost.api.callers import token_user
 from tradepost.api.problems import ApiProblem
+from tradepost.companies.actors import Actor, actor_of_request
 
 
 class BearerToken(HttpBearer):
@@ -51,6 +52,12 @@ def caller(request: HttpRequest) -> Any:
     anonymous visitor on the endpoints that answer visitors), as its authentication found
     them. The one reader of `request.auth` in the API."""
     return request.auth  # type: ignore[attr-defined]
+
+
+def caller_actor(request: HttpRequest) -> Actor:
+    """The caller as an actor (their company, role, operator or not), resolved once per
+    request (`companies.actors`)."""
+    return actor_of_request(request, caller(request))
 
 
 def operator_caller(request: HttpRequest) -> Any:

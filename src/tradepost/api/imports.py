@@ -24,6 +24,7 @@ from tradepost.api.auth import API_AUTH, caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import validation_problem
+from tradepost.catalog.permissions import products_company
 from tradepost.core.downloads import file_download
 from tradepost.imports import exports, selectors, services
 from tradepost.imports.models import ImportJob, ImportRow
@@ -176,7 +177,7 @@ def upload(
     user = caller(request)
     job = services.import_upload(
         actor=user,
-        company=selectors.company_to_import(user),
+        company=products_company(user=user),
         catalogue=catalogue,
         pictures=pictures,
         encoding=encoding,
@@ -189,7 +190,7 @@ def upload(
 @router.get("", response=list[ImportOut], summary="My company's catalogue imports, latest first")
 @paged()
 def list_imports(request: HttpRequest) -> Rows:
-    company = selectors.company_to_import(caller(request))
+    company = products_company(user=caller(request))
     return Rows(selectors.imports_of(company), render=lambda job: _job_out(request, job))
 
 
@@ -267,7 +268,7 @@ def export(request: HttpRequest, query: Query[DownloadQuery]) -> HttpResponse | 
     user = caller(request)
     download = exports.catalogue_export(
         user=user,
-        company=selectors.company_to_import(user),
+        company=products_company(user=user),
         file_format=query.format,
         language=query.language or get_language(),
     )

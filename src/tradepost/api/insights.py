@@ -13,10 +13,9 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH
+from tradepost.api.auth import API_AUTH, caller_actor
 from tradepost.api.bodies import QueryInt
 from tradepost.api.problems import not_found
-from tradepost.companies.selectors import acting_company
 from tradepost.insights.selectors import (
     DESK_WEEKS,
     MAX_WEEKS,
@@ -90,7 +89,7 @@ def my_insights(
     request: HttpRequest,
     weeks: QueryInt = Query(DESK_WEEKS, ge=1, le=MAX_WEEKS, description="How many weeks, 1-52"),  # noqa: B008
 ):
-    company = acting_company(request.user)
+    company = caller_actor(request).company
     if company is None:
         raise not_found(_("You do not belong to a company."))
     desk = supplier_desk(company=company, weeks=weeks)

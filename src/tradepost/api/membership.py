@@ -19,12 +19,11 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
+from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI, caller, caller_actor
 from tradepost.api.bodies import JsonBody, QueryInt
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company
 from tradepost.core.downloads import pdf_response
 from tradepost.core.languages import normalise_ui_language
 from tradepost.membership import selectors, services
@@ -182,7 +181,7 @@ def _period_out(period: Subscription | None) -> dict[str, Any] | None:
 
 
 def _company(request: HttpRequest) -> Company:
-    company = acting_company(request.user)
+    company = caller_actor(request).company
     if company is None:
         raise not_found(_("You do not belong to a company."))
     return company
@@ -236,10 +235,10 @@ def my_subscription(request: HttpRequest) -> dict[str, Any]:
 def change_subscription(request: HttpRequest, payload: SubscriptionChange) -> dict[str, Any]:
     company = _company(request)
     if payload.action == "cancel":
-        services.subscription_cancel(actor=request.user, company=company)
+        services.subscription_cancel(actor=caller(request), company=company)
     else:
         services.plan_change(
-            actor=request.user, company=company, plan_id=payload.plan_id, action=payload.action
+            actor=caller(request), company=company, plan_id=payload.plan_id, action=payload.action
         )
     return _subscription_out(company)
 
@@ -247,7 +246,7 @@ def change_subscription(request: HttpRequest, payload: SubscriptionChange) -> di
 @router.put("/billing", response=BillingOut, summary="My company's details for its invoices")
 def set_billing(request: HttpRequest, payload: BillingWrite) -> dict[str, Any]:
     details = services.billing_details_set(
-        actor=request.user, company=_company(request), **payload.dict()
+        actor=caller(request), company=_company(request), **payload.dict()
     )
     return {name: getattr(details, name) for name in BillingOut.model_fields}
 
@@ -260,7 +259,7 @@ def my_invoices(request: HttpRequest) -> Any:
 
 @invoices_router.get("/{int:invoice_id}", response=InvoiceOut, summary="One of my invoices")
 def my_invoice(request: HttpRequest, invoice_id: int) -> Invoice:
-    return selectors.access_invoice(user=request.user, invoice_id=invoice_id)
+    return selectors.access_invoice(user=caller(request), invoice_id=invoice_id)
 
 
 @invoices_router.get(
@@ -279,7 +278,7 @@ def my_invoice(request: HttpRequest, invoice_id: int) -> Invoice:
 )
 def my_invoice_pdf(request: HttpRequest, invoice_id: int) -> HttpResponse:
     """Operators get any invoice; a company's members their company's; others 404."""
-    invoice = selectors.access_invoice(user=request.user, invoice_id=invoice_id)
+    invoice = selectors.access_invoice(user=caller(request), invoice_id=invoice_id)
     language = normalise_ui_language(get_language())
     return pdf_response(invoice_pdf(invoice, language=language), pdf_file_name(invoice))
 
@@ -291,7 +290,7 @@ def my_invoice_pdf(request: HttpRequest, invoice_id: int) -> HttpResponse:
 )
 @paged()
 def awaiting_invoices(request: HttpRequest) -> Any:
-    return selectors.invoices_awaiting_payment(user=request.user)
+    return selectors.invoices_awaiting_payment(user=caller(request))
 
 
 @operator_router.post(
@@ -300,7 +299,7 @@ def awaiting_invoices(request: HttpRequest) -> Any:
     summary="Confirm that an invoice's transfer arrived (operators)",
 )
 def confirm_payment(request: HttpRequest, invoice_id: int) -> Invoice:
-    return services.invoice_confirm_payment(actor=request.user, invoice_id=invoice_id)
+    return services.invoice_confirm_payment(actor=caller(request), invoice_id=invoice_id)
 
 
 # --- renewal analytics (operators) -----------------------------------------------------------
@@ -432,4 +431,4 @@ def renewal_analytics(
     year: QueryInt | None = Query(None, ge=FIRST_YEAR, le=LAST_YEAR, description="Only this year"),  # noqa: B008
 ) -> dict[str, Any]:
     """The definitions are those of the operator's page (docs/operations.md)."""
-    return _analytics_out(membership_analytics(user=request.user, plan_code=plan, year=year))
+    return _analytics_out(membership_analytics(user=caller(request), plan_code=plan, year=year))

@@ -21,7 +21,7 @@ from ninja.files import UploadedFile
 from pydantic import Field
 
 from tradepost.accounts.selectors import is_operator
-from tradepost.api.auth import API_AUTH, caller
+from tradepost.api.auth import API_AUTH, caller, caller_actor
 from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.pagination import Page, Rows, paged
 from tradepost.api.problems import not_found, validation_problem
@@ -29,7 +29,6 @@ from tradepost.api.refs import AttachmentOut
 from tradepost.catalog.company_selectors import public_companies
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company_id
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.messaging import selectors, services
 from tradepost.messaging.models import Conversation, Message
@@ -118,9 +117,9 @@ class MarkRead(JsonBody):
 def _reader(request: HttpRequest) -> Callable[[Conversation], int | None]:
     """The company the caller reads each conversation for (an operator reads every name),
     worked out once per request."""
-    if is_operator(request.user):
+    if is_operator(caller(request)):
         return lambda conversation: conversation.buyer_company_id
-    company_id = acting_company_id(request.user)
+    company_id = caller_actor(request).company_id
     return lambda conversation: company_id
 
 
@@ -198,11 +197,11 @@ def _message_out(
 
 
 def _access(request: HttpRequest, conversation_id: str) -> Conversation:
-    return selectors.access_conversation(user=request.user, conversation_id=conversation_id)
+    return selectors.access_conversation(user=caller(request), conversation_id=conversation_id)
 
 
 def _unread(request: HttpRequest, conversation: Conversation) -> int:
-    company_id = acting_company_id(request.user)
+    company_id = caller_actor(request).company_id
     if company_id is None or company_id not in (
         conversation.buyer_company_id,
         conversation.supplier_company_id,
@@ -235,7 +234,7 @@ def _positive_id(value: int | None) -> int | None:
 def list_conversations(request: HttpRequest) -> Rows:
     reader = _reader(request)
     return Rows(
-        sourcing_selectors.with_request_ids(conversations=selectors.inbox(user=request.user)),
+        sourcing_selectors.with_request_ids(conversations=selectors.inbox(user=caller(request))),
         render=lambda c: _conversation_out(
             c,
             viewer=reader(c),
@@ -273,7 +272,9 @@ def create_inquiry(request: HttpRequest, payload: InquiryIn):
         unit=payload.unit,
         message=payload.message,
     )
-    conversation = selectors.access_conversation(user=request.user, conversation_id=conversation.pk)
+    conversation = selectors.access_conversation(
+        user=caller(request), conversation_id=conversation.pk
+    )
     return Status(
         201,
         _conversation_out(
@@ -342,7 +343,7 @@ def send_message_with_files(
 )
 def get_attachment(request: HttpRequest, conversation_id: str, attachment_id: str):
     item = selectors.access_conversation_attachment(
-        user=request.user, conversation_id=conversation_id, attachment_id=attachment_id
+        user=caller(request), conversation_id=conversation_id, attachment_id=attachment_id
     )
     return uploaded_file_response(
         item.file, name=item.original_name, content_type=item.content_type, as_attachment=True
@@ -388,9 +389,9 @@ def _notification_out(notification: Notification, language: str) -> dict[str, An
 def list_notifications(request: HttpRequest) -> Rows:
     language = get_language() or "en"
     return Rows(
-        notify_selectors.notifications_for(user=request.user),
+        notify_selectors.notifications_for(user=caller(request)),
         render=lambda n: _notification_out(n, language),
-        extra={"unread": notify_selectors.unread_notification_count(user=request.user)},
+        extra={"unread": notify_selectors.unread_notification_count(user=caller(request))},
     )
 
 

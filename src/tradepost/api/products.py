@@ -12,7 +12,6 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
 from ninja import File, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
@@ -22,14 +21,12 @@ from tradepost.api.bodies import JsonBody, JsonDecimal, QueryInt
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found
 from tradepost.catalog import services
-from tradepost.catalog.errors import ProductError, ProductErrorCode
 from tradepost.catalog.models import Product, ProductImage, ProductTranslation
 from tradepost.catalog.permissions import (
     access_product,
-    company_for_new_product,
     managed_products,
+    products_company,
 )
-from tradepost.companies.models import Company
 
 router = Router(auth=API_AUTH, tags=["my products"])
 
@@ -183,17 +180,6 @@ def _product_out(request: HttpRequest, product: Product) -> dict[str, Any]:
     return data
 
 
-def _company(user: Any, company_id: int | None) -> Company:
-    company = company_for_new_product(user, company_id)
-    if company is None:
-        if company_id is not None:
-            raise not_found(_("No such company."))
-        raise ProductError(
-            ProductErrorCode.NO_COMPANY, _("Create a company profile before adding products.")
-        )
-    return company
-
-
 def _reload(product_id: int) -> Product:
     return Product.objects.prefetch_related("images", "translations").get(pk=product_id)
 
@@ -204,7 +190,7 @@ def _reload(product_id: int) -> Product:
 @router.get("", response=list[ProductOut], summary="List my company's products")
 @paged()
 def list_products(request: HttpRequest, query: Query[ProductListQuery]) -> Rows:
-    company = _company(caller(request), query.company_id)
+    company = products_company(user=caller(request), company_id=query.company_id)
     products = managed_products(company, status=query.status).prefetch_related("translations")
     return Rows(products, render=lambda product: _product_out(request, product))
 
@@ -212,7 +198,7 @@ def list_products(request: HttpRequest, query: Query[ProductListQuery]) -> Rows:
 @router.post("", response={201: ProductOut}, summary="Create a draft product")
 def create_product(request: HttpRequest, payload: ProductCreate) -> Status[dict[str, Any]]:
     user = caller(request)
-    company = _company(user, payload.company_id)
+    company = products_company(user=user, company_id=payload.company_id)
     fields = payload.model_dump(exclude_unset=True, exclude={"company_id"})
     product = services.product_create(actor=user, company=company, **fields)
     return Status(201, _product_out(request, _reload(product.pk)))

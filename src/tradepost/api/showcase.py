@@ -19,14 +19,13 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI
+from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI, caller, caller_actor
 from tradepost.api.bodies import JsonBody, QueryInt
 from tradepost.api.problems import not_found
 from tradepost.catalog.selectors import ProductCard
 from tradepost.catalog.showcase_selectors import ShowcaseEntry, company_showcase, public_showcase
 from tradepost.catalog.showcase_services import showcase_add, showcase_remove
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company, can_manage_company
 from tradepost.core.languages import UI_LANGUAGES, normalise_ui_language
 from tradepost.core.numbers import decimal_text
 
@@ -105,7 +104,7 @@ class SponsoredQuery(Schema):
 
 
 def _company(request: HttpRequest) -> Company:
-    company = acting_company(request.user)
+    company = caller_actor(request).company
     if company is None:
         raise not_found(_("You do not belong to a company."))
     return company
@@ -128,7 +127,7 @@ def _showcase_out(request: HttpRequest, company: Company) -> dict[str, Any]:
         "slots": showcase.slots,
         "used": showcase.used,
         "showing": showcase.showing,
-        "can_choose": can_manage_company(request.user, company),
+        "can_choose": caller_actor(request).manages(company),
         "items": [_item_out(entry) for entry in showcase.entries],
     }
 
@@ -181,7 +180,7 @@ def my_showcase(request: HttpRequest) -> dict[str, Any]:
 def add_to_showcase(request: HttpRequest, payload: ShowcaseIn) -> Any:
     company = _company(request)
     before = company_showcase(company).used
-    showcase_add(actor=request.user, **payload.dict())
+    showcase_add(actor=caller(request), **payload.dict())
     out = _showcase_out(request, company)
     return Status(201 if out["used"] > before else 200, out)
 
@@ -193,7 +192,7 @@ def add_to_showcase(request: HttpRequest, payload: ShowcaseIn) -> Any:
 )
 def remove_from_showcase(request: HttpRequest, product_id: int) -> Any:
     _company(request)
-    showcase_remove(actor=request.user, product_id=product_id)
+    showcase_remove(actor=caller(request), product_id=product_id)
     return Status(204, None)
 
 

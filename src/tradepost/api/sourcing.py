@@ -20,13 +20,13 @@ from ninja import File, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI, caller
+from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI, caller, caller_actor
 from tradepost.api.bodies import JsonBody, JsonDate, JsonDateTime, JsonDecimal
 from tradepost.api.filters import RequestFilterQuery
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import validation_problem
 from tradepost.api.refs import AttachmentOut
-from tradepost.companies.selectors import acting_company_id, membership_for
+from tradepost.companies.actors import actor_for
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
@@ -224,7 +224,7 @@ def list_requests(request: HttpRequest, query: Query[RequestFilterQuery]) -> Row
         posted_within_days=query.posted_within,
     )
     user = caller(request)
-    own = acting_company_id(user)
+    own = actor_for(user).company_id
     return Rows(
         selectors.open_requests(filters=filters),
         render=lambda item: _request_out(item, user=user, own_company_id=own),
@@ -243,7 +243,7 @@ def create_request(request: HttpRequest, payload: RequestCreate) -> Status[dict[
 @paged()
 def my_requests(request: HttpRequest) -> Rows:
     user = caller(request)
-    own = acting_company_id(user)
+    own = actor_for(user).company_id
     if own is None:
         raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
     queryset = selectors.requests_of_company(company_id=own).select_related("buyer")
@@ -281,7 +281,7 @@ class RequestMatchOut(Schema):
 @paged()
 def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
     user = caller(request)
-    membership = membership_for(user)
+    membership = actor_for(user).membership
     if membership is None:
         raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
     matches = matching_requests(
@@ -317,7 +317,7 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
 def get_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
     user = caller(request)
     item = selectors.access_request(user=user, request_id=request_id)
-    return _request_out(item, user=user, own_company_id=acting_company_id(user))
+    return _request_out(item, user=user, own_company_id=actor_for(user).company_id)
 
 
 @router.patch("/{int:request_id}", response=RequestOut, auth=API_AUTH, summary="Change a request")
@@ -407,7 +407,7 @@ def submit_quotation(
 @router.get("/quotations/mine", response=list[QuotationOut], auth=API_AUTH, summary="My quotations")
 @paged()
 def my_quotations(request: HttpRequest) -> Rows:
-    own = acting_company_id(caller(request))
+    own = caller_actor(request).company_id
     if own is None:
         return Rows([])
     queryset = selectors.quotations_of_supplier(company_id=own).select_related("supplier")

@@ -19,13 +19,12 @@ from ninja import File, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
-from tradepost.api.auth import API_AUTH, caller, operator_caller
+from tradepost.api.auth import API_AUTH, caller, caller_actor, operator_caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found, validation_problem
 from tradepost.api.refs import RejectIn
 from tradepost.companies.models import Membership
-from tradepost.companies.selectors import membership_for
 from tradepost.trust import selectors, services
 from tradepost.trust.documents import document_response
 from tradepost.trust.models import DocumentKind, VerificationRequest
@@ -90,7 +89,7 @@ class ApproveIn(JsonBody):
 
 
 def _membership(request: HttpRequest) -> Membership:
-    membership = membership_for(caller(request))
+    membership = caller_actor(request).membership
     if membership is None:
         raise not_found(_("You do not belong to a company."))
     return membership

@@ -175,7 +175,7 @@ def _endpoint(request: HttpRequest, endpoint_id: int) -> WebhookEndpoint:
 @router.get("", response=list[EndpointOut], summary="List my company's webhook endpoints")
 @paged()
 def endpoint_list(request: HttpRequest) -> Rows:
-    company = selectors.require_managed_company(caller(request))
+    company = selectors.require_webhook_manager(user=caller(request))
     return Rows(selectors.endpoints_of(company), render=_endpoint_out)
 
 

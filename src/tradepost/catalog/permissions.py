@@ -10,41 +10,33 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
-from tradepost.accounts.selectors import is_operator
-from tradepost.catalog.errors import ProductNotFound
+from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
 from tradepost.catalog.models import Product, ProductImage, ProductStatus
-from tradepost.companies.models import Company, Role
-from tradepost.companies.selectors import acting_company, membership_for
+from tradepost.companies.actors import actor_for
+from tradepost.companies.models import Company
 from tradepost.core.ids import parse_id
 
-PRODUCT_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.MEMBER})
 
+def products_company(*, user: Any, company_id: Any = None) -> Company:
+    """The company whose products `user` creates and lists.
 
-def can_manage_products(user: Any, company: Company) -> bool:
-    """True when `user` may create, edit, publish and delete `company`'s products."""
-    if is_operator(user):
-        return True
-    membership = membership_for(user)
-    return (
-        membership is not None
-        and membership.company_id == company.pk
-        and membership.role in PRODUCT_ROLES
-    )
-
-
-def company_for_new_product(user: Any, company_id: int | None = None) -> Company | None:
-    """The company a new product of `user` belongs to.
-
-    Without `company_id`, the user's own company. Operators may name any company; anyone
-    else naming a company other than their own gets None, as for a company that is missing.
+    Without `company_id`, the company they act for; without one, `ProductError` (no-company,
+    403). Named by `company_id`, a company they work for (operators: any company); any other
+    looks like one that does not exist (`ProductNotFound`).
     """
+    actor = actor_for(user)
     if company_id is None:
-        company = acting_company(user)
-        return company if company is not None and can_manage_products(user, company) else None
-    company = Company.objects.filter(pk=company_id).first()
-    if company is None or not can_manage_products(user, company):
-        return None
+        if actor.company is None:
+            raise ProductError(
+                ProductErrorCode.NO_COMPANY, _("Create a company profile before adding products.")
+            )
+        return actor.company
+    pk = parse_id(company_id)
+    company = Company.objects.filter(pk=pk).first() if pk is not None else None
+    if company is None or not actor.works_for(company):
+        raise ProductNotFound(_("No such company."))
     return company
 
 
@@ -73,7 +65,7 @@ def access_product(*, user: Any, product_id: Any) -> Product:
         if pk is not None
         else None
     )
-    if product is None or not can_manage_products(user, product.company):
+    if product is None or not actor_for(user).works_for(product.company):
         raise ProductNotFound()
     return product
 

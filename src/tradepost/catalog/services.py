@@ -41,8 +41,8 @@ from tradepost.catalog.models import (
     ProductTranslation,
     Unit,
 )
-from tradepost.catalog.permissions import can_manage_products
 from tradepost.catalog.screening import screen_listing
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import standing_refusal
 from tradepost.core.cleaning import (
@@ -362,7 +362,7 @@ def _slug_for(title: str) -> str:
 
 
 def _ensure_can_manage(actor: User, company: Company) -> None:
-    if not can_manage_products(actor, company):
+    if not actor_for(actor).works_for(company):
         raise ProductError(
             ProductErrorCode.NOT_ALLOWED, _("You may not manage this company's products.")
         )

@@ -24,8 +24,9 @@ from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotF
 from tradepost.catalog.models import Product, ProductStatus, Showcase
 from tradepost.catalog.permissions import access_product
 from tradepost.catalog.showcase_selectors import forget_showcase_cache, showcase_slots_used
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import can_manage_company, standing_refusal
+from tradepost.companies.selectors import standing_refusal
 from tradepost.membership.selectors import benefit
 
 
@@ -42,7 +43,7 @@ def _locked_company(actor: Any, product: Product) -> Company:
     """The product's company, locked (one choice of the company's at a time, so two at once
     cannot both take the last slot), once the actor is seen to be one of its managers."""
     company = Company.objects.select_for_update().get(pk=product.company_id)
-    if not can_manage_company(actor, company):
+    if not actor_for(actor).manages(company):
         raise ProductError(
             ProductErrorCode.SHOWCASE_MANAGERS_ONLY,
             _("Only the company's owner and admins can choose what its showcase shows."),

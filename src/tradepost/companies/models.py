@@ -153,6 +153,10 @@ class Role(models.TextChoices):
     MEMBER = "member", _("Member")
 
 
+#: The roles that may edit a company's profile, members, membership and webhooks.
+MANAGING_ROLES = frozenset({Role.OWNER, Role.ADMIN})
+
+
 class Membership(models.Model):
     """A person acting for a company. A person belongs to at most one company."""
 
@@ -177,7 +181,7 @@ class Membership(models.Model):
 
     @property
     def can_manage_company(self) -> bool:
-        return self.role in (Role.OWNER, Role.ADMIN)
+        return self.role in MANAGING_ROLES
 
 
 class Invitation(models.Model):

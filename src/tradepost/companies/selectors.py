@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from tradepost.accounts.selectors import is_operator
+from tradepost.companies.actors import actor_for
 from tradepost.companies.errors import CompanyErrorCode, CompanyNotFound
 from tradepost.companies.models import (
     BusinessType,
@@ -23,53 +23,6 @@ from tradepost.companies.models import (
 )
 from tradepost.core.countries import country_name
 from tradepost.core.ids import parse_id
-
-
-def membership_for(user: Any) -> Membership | None:
-    """The user's membership (with its company and role), or None for anonymous and
-    deactivated users and for people who belong to no company."""
-    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return None
-    return Membership.objects.select_related("company").filter(user_id=user.pk).first()
-
-
-def acting_company(user: Any) -> Company | None:
-    """The company `user` acts for (a person belongs to at most one), or None.
-
-    The one answer to "which company is this user acting for?": pages, the API and services
-    all ask here. Operators act for their own company, if any; the pages that let them work on
-    another company name it explicitly (`?company=<id>`, checked by an `access_*` helper).
-    """
-    membership = membership_for(user)
-    return membership.company if membership is not None else None
-
-
-def acting_company_id(user: Any) -> int | None:
-    """The id of `acting_company(user)`, or None."""
-    membership = membership_for(user)
-    return membership.company_id if membership is not None else None
-
-
-def can_manage_company(user: Any, company: Company) -> bool:
-    """Owners and admins of `company`, and operators, may edit it and manage its members."""
-    if is_operator(user):
-        return True
-    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
-    return Membership.objects.filter(
-        user_id=user.pk, company_id=company.pk, role__in=(Role.OWNER, Role.ADMIN)
-    ).exists()
-
-
-def role_in(user: Any, company: Company) -> str | None:
-    """The user's role in `company`, or None when they are not a member."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return (
-        Membership.objects.filter(user_id=user.pk, company_id=company.pk)
-        .values_list("role", flat=True)
-        .first()
-    )
 
 
 def suspended_company_ids() -> QuerySet[Any, Any]:
@@ -121,7 +74,7 @@ def access_company_for_edit(*, user: Any, company_id: Any) -> Company:
     company = _company(company_id)
     if company is None or not user or not getattr(user, "is_authenticated", False):
         raise _not_found()
-    if not can_manage_company(user, company):
+    if not actor_for(user).manages(company):
         raise _not_found()
     return company
 
@@ -131,7 +84,7 @@ def access_company_for_view(*, user: Any, company_id: Any) -> Company:
     company = _company(company_id)
     if company is None or not user or not getattr(user, "is_authenticated", False):
         raise _not_found()
-    if not is_operator(user) and role_in(user, company) is None:
+    if not actor_for(user).works_for(company):
         raise _not_found()
     return company
 

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator, require_operator
 from tradepost.audit.services import audit_record, field_changes, snapshot
+from tradepost.companies.actors import actor_for
 from tradepost.companies.errors import (
     CompanyError,
     CompanyErrorCode,
@@ -32,7 +33,6 @@ from tradepost.companies.errors import (
 )
 from tradepost.companies.models import Company, Invitation, Membership, Role, Standing
 from tradepost.companies.selectors import (
-    can_manage_company,
     hash_invitation_token,
     invitation_problem,
 )
@@ -53,7 +53,7 @@ SLUG_BASE_MAX = 60
 
 
 def _require_manager(actor: User, company: Company) -> None:
-    if not can_manage_company(actor, company):
+    if not actor_for(actor).manages(company):
         raise CompanyPermissionDenied(
             CompanyErrorCode.PERMISSION_DENIED,
             _("Only the owner and the admins of a company may do this."),

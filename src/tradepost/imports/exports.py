@@ -27,7 +27,7 @@ from tradepost.catalog.models import (
     ProductStatus,
     Unit,
 )
-from tradepost.catalog.permissions import can_manage_products
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
 from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
@@ -143,7 +143,7 @@ def catalogue_rows(company: Company) -> Iterator[list[Any]]:
 
 
 def _ensure_may_export(user: Any, company: Company) -> None:
-    if not can_manage_products(user, company):
+    if not actor_for(user).works_for(company):
         raise ImportNotFound()
 
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tradepost.catalog.permissions import can_manage_products, company_for_new_product
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
 from tradepost.core.ids import parse_id
-from tradepost.imports.errors import ImportErrorCode, ImportJobError, ImportNotFound
+from tradepost.imports.errors import ImportNotFound
 from tradepost.imports.garbled import Damage
 from tradepost.imports.models import ImportJob, ImportRow, ImportStatus, RowOutcome
 from tradepost.imports.reading import encoding_label
@@ -30,20 +29,9 @@ def access_import(*, user: Any, import_id: Any) -> ImportJob:
         if pk is not None
         else None
     )
-    if job is None or not can_manage_products(user, job.company):
+    if job is None or not actor_for(user).works_for(job.company):
         raise ImportNotFound()
     return job
-
-
-def company_to_import(user: Any) -> Company:
-    """The company whose catalogue `user` uploads and exports: their own (operators use the
-    command line for another's); `ImportJobError` (no-company) without one."""
-    company = company_for_new_product(user)
-    if company is None:
-        raise ImportJobError(
-            ImportErrorCode.NO_COMPANY, _("Create a company profile before adding products.")
-        )
-    return company
 
 
 def imports_of(company: Company) -> QuerySet[ImportJob]:

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator
 from tradepost.audit.services import audit_record
-from tradepost.catalog.permissions import can_manage_products
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_choice, clean_file_name
 from tradepost.core.languages import normalise_ui_language
@@ -66,7 +66,7 @@ def inline_rows() -> int:
 
 
 def _ensure_can_import(actor: User, company: Company) -> None:
-    if not can_manage_products(actor, company):
+    if not actor_for(actor).works_for(company):
         raise ImportNotFound()
 
 

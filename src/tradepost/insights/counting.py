@@ -27,7 +27,7 @@ from django.conf import settings
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse
 
-from tradepost.companies.selectors import acting_company_id
+from tradepost.companies.actors import actor_for
 from tradepost.insights.services import tally_product_view, tally_search_impressions
 from tradepost.search.analysis import query_words
 
@@ -78,7 +78,7 @@ def _viewer_company_id(request: HttpRequest) -> int | None:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return None
-    return acting_company_id(user)
+    return actor_for(user).company_id
 
 
 def _count(request: HttpRequest, marker: str) -> None:

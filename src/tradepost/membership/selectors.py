@@ -21,8 +21,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.selectors import is_operator, require_operator
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company_id
 from tradepost.core.ids import parse_id
 from tradepost.membership.errors import (
     InvoiceNotFound,
@@ -388,6 +388,6 @@ def access_invoice(*, user: Any, invoice_id: Any) -> Invoice:
     invoice = Invoice.objects.select_related("subscription", "company").filter(pk=pk).first()
     if invoice is None:
         raise InvoiceNotFound()
-    if not is_operator(user) and invoice.company_id != acting_company_id(user):
+    if not is_operator(user) and invoice.company_id != actor_for(user).company_id:
         raise InvoiceNotFound()
     return invoice

@@ -35,8 +35,8 @@ from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record, field_changes, snapshot
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company, Membership, Role
-from tradepost.companies.selectors import can_manage_company
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_country, clean_text
 from tradepost.core.languages import babel_date_locale, normalise_ui_language
 from tradepost.membership import selectors
@@ -77,7 +77,7 @@ ACTIONS: dict[str, str] = {
 
 
 def _require_manager(actor: Any, company: Company) -> None:
-    if not can_manage_company(actor, company):
+    if not actor_for(actor).manages(company):
         raise MembershipError(
             MembershipErrorCode.NOT_ALLOWED,
             _("Only the company's owner and admins can change its membership."),

@@ -11,8 +11,9 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.selectors import is_operator
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company_id, company_described
+from tradepost.companies.selectors import company_described
 from tradepost.core.ids import parse_id
 from tradepost.messaging.errors import ConversationNotFound, MessagingErrorCode
 from tradepost.messaging.models import (
@@ -46,7 +47,7 @@ def access_conversation(*, user: Any, conversation_id: Any) -> Conversation:
         raise _not_found()
     if is_operator(user):
         return conversation
-    company_id = acting_company_id(user)
+    company_id = actor_for(user).company_id
     if company_id is None or company_id not in (
         conversation.buyer_company_id,
         conversation.supplier_company_id,
@@ -72,7 +73,7 @@ def access_message(*, user: Any, message_id: Any) -> Message:
 
 def participant_company_id(user: Any, conversation: Conversation) -> int | None:
     """The id of the conversation's company `user` acts for (and so writes for), or None."""
-    company_id = acting_company_id(user)
+    company_id = actor_for(user).company_id
     if company_id in (conversation.buyer_company_id, conversation.supplier_company_id):
         return company_id
     return None
@@ -112,7 +113,7 @@ def conversations_for_company(company_id: int) -> QuerySet[Conversation]:
 
 def inbox(*, user: Any) -> QuerySet[Conversation]:
     """Conversations of the user's company; none for a user without a company."""
-    company_id = acting_company_id(user)
+    company_id = actor_for(user).company_id
     if company_id is None:
         return Conversation.objects.none()
     return conversations_for_company(company_id)
@@ -121,7 +122,7 @@ def inbox(*, user: Any) -> QuerySet[Conversation]:
 def unread_message_count(*, user: Any) -> int:
     """Messages from the other side not yet read by the user's company, over all its
     conversations (the header badge)."""
-    company_id = acting_company_id(user)
+    company_id = actor_for(user).company_id
     if company_id is None:
         return 0
     marks = ConversationRead.objects.filter(

@@ -29,8 +29,10 @@ from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator
 from tradepost.audit.services import audit_record, field_changes
 from tradepost.catalog.models import Product, ProductStatus, Unit
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company, Membership
-from tradepost.companies.selectors import acting_company, company_described, standing_refusal
+from tradepost.companies.selectors import company_described, standing_refusal
+from tradepost.core.cleaning import storable
 from tradepost.core.events import EventType, emit
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.core.languages import normalise_ui_language
@@ -84,7 +86,7 @@ def clean_body(body: Any) -> str:
     """The message text, trimmed; refused when empty, too long or not text."""
     if not isinstance(body, str):
         raise MessagingError(MessagingErrorCode.EMPTY_BODY, _("Write a message."), field="message")
-    body = body.replace("\x00", "").strip()
+    body = storable(body).strip()
     if not body:
         raise MessagingError(MessagingErrorCode.EMPTY_BODY, _("Write a message."), field="message")
     if len(body) > MESSAGE_MAX_LENGTH:
@@ -127,17 +129,6 @@ def _clean_quantity(quantity: Any, unit: Any) -> tuple[Decimal | None, str]:
             MessagingErrorCode.INVALID_UNIT, _("Choose a unit from the list."), field="unit"
         )
     return value, str(unit)
-
-
-def _acting_company(actor: Any) -> Company:
-    company = acting_company(actor)
-    if company is None:
-        raise MessagingError(
-            MessagingErrorCode.NO_COMPANY,
-            _("Create or join a company first: inquiries are sent on behalf of a company."),
-        )
-    _refuse_if_suspended(company)
-    return company
 
 
 def _refuse_if_suspended(company: Company) -> None:
@@ -334,7 +325,13 @@ def inquiry_send(
     `company`), with `message` as its first message; `buyer_hidden` withholds the buyer's name
     and people from the supplier (a request that hides its buyer) until the buyer shows them
     (`conversation_show_buyer`)."""
-    sender = _acting_company(actor)
+    sender = actor_for(actor).company
+    if sender is None:
+        raise MessagingError(
+            MessagingErrorCode.NO_COMPANY,
+            _("Create or join a company first: inquiries are sent on behalf of a company."),
+        )
+    _refuse_if_suspended(sender)
     if product is not None:
         if product.status != ProductStatus.PUBLISHED or product.company.is_suspended:
             raise MessagingError(
@@ -416,7 +413,7 @@ def message_send(
     *, actor: User, conversation: Conversation, body: Any, attachments: Sequence[Any] = ()
 ) -> Message:
     """Add the actor's reply to a conversation of their company."""
-    company = acting_company(actor)
+    company = actor_for(actor).company
     company_id = company.pk if company else None
     if company_id not in (conversation.buyer_company_id, conversation.supplier_company_id):
         if is_operator(actor):
@@ -513,7 +510,7 @@ def _mark(*, conversation: Conversation, company_id: int, upto: int, now: dateti
 def conversation_show_buyer(*, actor: User, conversation: Conversation) -> Conversation:
     """The buyer shows its company name and people to the supplier of a conversation that
     withheld them (a member of the buyer company decides; what was sent stays as sent)."""
-    company = acting_company(actor)
+    company = actor_for(actor).company
     if company is None or company.pk != conversation.buyer_company_id:
         raise MessagingError(
             MessagingErrorCode.NOT_PARTICIPANT,
@@ -528,7 +525,7 @@ def conversation_show_buyer(*, actor: User, conversation: Conversation) -> Conve
 def conversation_mark_read(*, actor: User, conversation: Conversation) -> None:
     """Mark every message so far read for the actor's company (and so for all its members).
     Operators looking at a conversation of other companies change nothing."""
-    company = acting_company(actor)
+    company = actor_for(actor).company
     company_id = company.pk if company else None
     if company_id not in (conversation.buyer_company_id, conversation.supplier_company_id):
         if is_operator(actor):

@@ -18,8 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.selectors import is_operator, user_can_publish
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company, Role, Standing
-from tradepost.companies.selectors import acting_company, membership_for, standing_refusal
+from tradepost.companies.selectors import standing_refusal
 from tradepost.core.ids import parse_id
 from tradepost.reviews.errors import ReviewError, ReviewErrorCode, ReviewNotFound
 from tradepost.reviews.models import Review, ReviewStatus
@@ -46,7 +47,7 @@ def _review(review_id: Any) -> Review | None:
 
 def _concerns(user: Any, review: Review) -> bool:
     """Whether `user` acts for the reviewed supplier or the reviewing buyer."""
-    membership = membership_for(user)
+    membership = actor_for(user).membership
     return membership is not None and membership.company_id in (
         review.supplier_id,
         review.buyer_id,
@@ -72,7 +73,7 @@ def access_review_for_reply(*, user: Any, review_id: Any) -> Review:
     """A review of the company `user` acts for (whatever their role there: the reply service
     says who may answer). ReviewNotFound for every other review, as for a missing one."""
     review = _review(review_id)
-    membership = membership_for(user)
+    membership = actor_for(user).membership
     if review is None or membership is None or membership.company_id != review.supplier_id:
         raise ReviewNotFound()
     return review
@@ -82,7 +83,7 @@ def company_reviews(*, company: Company, viewer: Any = None) -> QuerySet[Review]
     """The company's reviews as a supplier, newest first, with what their rows show: the
     published ones, and the hidden ones too for operators and the company's own members."""
     reviews = Review.objects.filter(supplier=company)
-    membership = membership_for(viewer)
+    membership = actor_for(viewer).membership
     own = membership is not None and membership.company_id == company.pk
     if not (own or is_operator(viewer)):
         reviews = reviews.filter(status=ReviewStatus.PUBLISHED)
@@ -111,7 +112,7 @@ def review_refusal(*, user: Any, quotation: Quotation) -> ReviewError | None:
     refused, each with its reason."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return ReviewError(ReviewErrorCode.NOT_ALLOWED, _("No such object."))
-    company = acting_company(user)
+    company = actor_for(user).company
     if company is None:
         return ReviewError(ReviewErrorCode.NO_COMPANY, _("Create or join a company first."))
     if company.pk == quotation.supplier_id:
@@ -159,7 +160,7 @@ def reply_refusal(*, user: Any, review: Review, now: datetime | None = None) -> 
 
     The owner and the admins of the reviewed company reply, once; the reply may be changed
     for `REPLY_EDIT_WINDOW` after it is first posted."""
-    membership = membership_for(user)
+    membership = actor_for(user).membership
     if membership is None or membership.company_id != review.supplier_id:
         return ReviewError(ReviewErrorCode.NOT_ALLOWED, _("No such object."))
     if membership.role not in REPLYING_ROLES:
@@ -189,7 +190,7 @@ def reply_refusal(*, user: Any, review: Review, now: datetime | None = None) -> 
 
 def replies_for(*, user: Any, company: Company) -> bool:
     """Whether `user` answers `company`'s reviews (its owner or an admin, able to publish)."""
-    membership = membership_for(user)
+    membership = actor_for(user).membership
     return (
         membership is not None
         and membership.company_id == company.pk

@@ -19,8 +19,9 @@ from django.utils import timezone
 from tradepost.accounts.selectors import is_operator
 from tradepost.catalog.models import Category, ProductStatus
 from tradepost.catalog.selectors import product_counts_by_status
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company_id, suspended_company_ids
+from tradepost.companies.selectors import suspended_company_ids
 from tradepost.core.currencies import is_currency
 from tradepost.core.ids import parse_id
 from tradepost.messaging.models import Conversation
@@ -53,7 +54,7 @@ def access_request(*, user: Any, request_id: Any) -> BuyingRequest:
     public = request.status == RequestStatus.OPEN and not request.buyer.is_suspended
     if public or is_operator(user):
         return request
-    company_id = acting_company_id(user)
+    company_id = actor_for(user).company_id
     if company_id is not None and (
         company_id == request.buyer_id
         or Quotation.objects.filter(request=request, supplier_id=company_id).exists()
@@ -65,7 +66,7 @@ def access_request(*, user: Any, request_id: Any) -> BuyingRequest:
 def access_request_for_buyer(*, user: Any, request_id: Any) -> BuyingRequest:
     """A request of the user's own company (to edit, close, compare); 404 otherwise."""
     pk = parse_id(request_id)
-    company_id = acting_company_id(user)
+    company_id = actor_for(user).company_id
     if pk is None or company_id is None:
         raise RequestNotFound()
     request = (
@@ -81,7 +82,7 @@ def access_request_for_buyer(*, user: Any, request_id: Any) -> BuyingRequest:
 def access_quotation(*, user: Any, quotation_id: Any) -> Quotation:
     """A quotation of the user's company, or one on a request of the user's company."""
     pk = parse_id(quotation_id)
-    company_id = acting_company_id(user)
+    company_id = actor_for(user).company_id
     if pk is None or company_id is None:
         raise QuotationNotFound()
     quotation = (
@@ -98,7 +99,7 @@ def access_quotation(*, user: Any, quotation_id: Any) -> Quotation:
 def access_quotation_for_buyer(*, user: Any, quotation_id: Any) -> Quotation:
     """A quotation on a request of the user's company (to shortlist, decline, award)."""
     quotation = access_quotation(user=user, quotation_id=quotation_id)
-    if quotation.request.buyer_id != acting_company_id(user):
+    if quotation.request.buyer_id != actor_for(user).company_id:
         raise QuotationNotFound()
     return quotation
 
@@ -146,7 +147,7 @@ def request_id_of_conversation(*, conversation_id: int) -> int | None:
 
 
 def own_quotation(*, user: Any, buying_request: BuyingRequest) -> Quotation | None:
-    company_id = acting_company_id(user)
+    company_id = actor_for(user).company_id
     if company_id is None:
         return None
     return Quotation.objects.filter(request=buying_request, supplier_id=company_id).first()
@@ -156,7 +157,7 @@ def visible_quotation_count(*, user: Any, buying_request: BuyingRequest) -> int 
     """How many quotations the user may know of: None while a sealed request is open to
     anyone but its buyer."""
     return quotation_count_for(
-        viewer_company_id=acting_company_id(user), buying_request=buying_request
+        viewer_company_id=actor_for(user).company_id, buying_request=buying_request
     )
 
 
@@ -172,7 +173,7 @@ def quotation_count_for(
 
 
 def can_quote(*, user: Any, buying_request: BuyingRequest) -> bool:
-    company_id = acting_company_id(user)
+    company_id = actor_for(user).company_id
     return (
         company_id is not None
         and company_id != buying_request.buyer_id

@@ -35,8 +35,9 @@ from tradepost.accounts.selectors import is_operator, user_can_publish
 from tradepost.audit.services import audit_record
 from tradepost.catalog.models import PaymentTerm, Unit
 from tradepost.catalog.services import clean_leaf_category
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company, Membership
-from tradepost.companies.selectors import acting_company, company_described, standing_refusal
+from tradepost.companies.selectors import company_described, standing_refusal
 from tradepost.core.cleaning import (
     FieldErrors,
     FieldInvalid,
@@ -51,6 +52,7 @@ from tradepost.core.cleaning import (
     clean_number,
     clean_rich_text,
     clean_text,
+    storable,
 )
 from tradepost.core.events import EventType, emit
 from tradepost.core.images import ImageRejected, process_image
@@ -265,7 +267,7 @@ def _trading_company(actor: Any) -> Company:
         raise SourcingError(
             SourcingErrorCode.EMAIL_NOT_VERIFIED, _("Verify your email address first.")
         )
-    company = acting_company(actor)
+    company = actor_for(actor).company
     if company is None:
         raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
     suspended = standing_refusal(company)
@@ -1040,7 +1042,7 @@ def _attachment_file(upload: Any) -> tuple[ContentFile, str, int]:
 
 
 def _original_name(upload: Any) -> str:
-    name = str(getattr(upload, "name", "") or "file").replace("\x00", "")
+    name = storable(str(getattr(upload, "name", "") or "file"))
     name = name.replace("\\", "/").rsplit("/", 1)[-1].strip() or "file"
     return name[-ATTACHMENT_NAME_MAX_LENGTH:]
 
@@ -1095,7 +1097,7 @@ def attachment_add_to_request(
 @transaction.atomic
 def attachment_add_to_quotation(*, actor: Any, quotation: Quotation, upload: Any) -> Attachment:
     """Attach a file to the actor's company's quotation while it can still be revised."""
-    company = acting_company(actor)
+    company = actor_for(actor).company
     if not user_can_publish(actor) or company is None:
         raise SourcingError(SourcingErrorCode.NOT_ALLOWED, _("You cannot change this quotation."))
     _lock_request(quotation.request_id)
@@ -1112,7 +1114,7 @@ def attachment_add_to_quotation(*, actor: Any, quotation: Quotation, upload: Any
 @transaction.atomic
 def attachment_remove(*, actor: Any, attachment: Attachment) -> None:
     """Remove an attachment the actor's company added; the file goes once the row is gone."""
-    company = acting_company(actor)
+    company = actor_for(actor).company
     owner_id = (
         attachment.request.buyer_id
         if attachment.request_id is not None and attachment.request is not None

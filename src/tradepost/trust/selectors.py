@@ -22,8 +22,8 @@ from tradepost.accounts.selectors import is_operator, require_operator
 from tradepost.catalog.company_selectors import public_companies
 from tradepost.catalog.models import Product, ProductStatus
 from tradepost.catalog.selectors import get_published_product
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company, Standing
-from tradepost.companies.selectors import membership_for
 from tradepost.core.cleaning import one_line
 from tradepost.core.errors import DomainError, ErrorKind
 from tradepost.core.ids import parse_id
@@ -51,20 +51,15 @@ from tradepost.trust.models import (
 MESSAGE_LABEL_LENGTH = 80
 
 
-def _managed_company_id(user: Any) -> int | None:
-    """The id of the company `user` is an owner or an admin of, or None."""
-    membership = membership_for(user)
-    return membership.company_id if membership and membership.can_manage_company else None
-
-
 def manages_verification(user: Any, company: Company) -> bool:
     """Whether `user` is an owner or an admin of `company` (who may send its documents, read
     them and withdraw a request). Operators read and decide; they do not submit."""
-    return _managed_company_id(user) == company.pk
+    return actor_for(user).managed_company_id == company.pk
 
 
 def _may_read(user: Any, company_id: int) -> bool:
-    return is_operator(user) or _managed_company_id(user) == company_id
+    acting = actor_for(user)
+    return acting.is_operator or acting.managed_company_id == company_id
 
 
 def _with_documents(requests: QuerySet[VerificationRequest]) -> QuerySet[VerificationRequest]:

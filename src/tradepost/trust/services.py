@@ -30,8 +30,9 @@ from tradepost.accounts.models import User
 from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record
 from tradepost.catalog.services import product_hide, product_restore
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company, Role, Standing
-from tradepost.companies.selectors import acting_company_id, suspensions_due
+from tradepost.companies.selectors import suspensions_due
 from tradepost.companies.services import companies_mark, company_standing_set, suspension_end
 from tradepost.core.cleaning import (
     FieldErrors,
@@ -40,6 +41,7 @@ from tradepost.core.cleaning import (
     clean_choices,
     clean_text,
     clean_whole_number,
+    refuse_unstorable,
 )
 from tradepost.core.errors import DomainError, ErrorKind
 from tradepost.core.languages import normalise_ui_language
@@ -103,17 +105,9 @@ def _already_pending() -> TrustError:
     )
 
 
-def _storable(text: str) -> str:
-    if any("\ud800" <= char <= "\udfff" for char in text):
-        raise FieldInvalid(
-            _("Contains a character that cannot be stored (a NUL or an unpaired surrogate).")
-        )
-    return text
-
-
 def _clean_reason(value: Any) -> str:
     text = clean_text(value, max_length=REASON_MAX_LENGTH, required=True, single_line=False)
-    return _storable(text)
+    return refuse_unstorable(text)
 
 
 def _clean_checked(value: Any) -> list[str]:
@@ -377,7 +371,7 @@ def reports_per_day() -> int:
 
 
 def _clean_note(value: Any) -> str:
-    return _storable(clean_text(value, max_length=NOTE_MAX_LENGTH, single_line=False))
+    return refuse_unstorable(clean_text(value, max_length=NOTE_MAX_LENGTH, single_line=False))
 
 
 def _clean_target(value: Any) -> str:
@@ -432,7 +426,7 @@ def _check_report_rate(actor: Any) -> None:
 
 
 def _refuse_own(actor: Any, subject: Subject) -> None:
-    if acting_company_id(actor) == subject.company.pk:
+    if actor_for(actor).company_id == subject.company.pk:
         raise TrustError(
             TrustErrorCode.REPORT_OWN_COMPANY,
             _("You cannot report your own company or what it published."),

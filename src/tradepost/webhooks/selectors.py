@@ -12,25 +12,18 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import membership_for
 from tradepost.core.events import EventType
 from tradepost.core.ids import parse_id
 from tradepost.webhooks.errors import WebhookError, WebhookErrorCode, WebhookNotFound
 from tradepost.webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 
-def managed_company(user: Any) -> Company | None:
-    """The company whose webhooks `user` manages (they are its owner or an admin), or None."""
-    membership = membership_for(user)
-    if membership is None or not membership.can_manage_company:
-        return None
-    return membership.company
-
-
-def require_managed_company(user: Any) -> Company:
-    """The company whose webhooks `user` manages; refused (403) for anybody else."""
-    company = managed_company(user)
+def require_webhook_manager(*, user: Any) -> Company:
+    """The company whose webhooks `user` manages (they are its owner or an admin; operators
+    only by their own role); refused (403) for anybody else."""
+    company = actor_for(user).managed_company
     if company is None:
         raise WebhookError(
             WebhookErrorCode.PERMISSION_DENIED,
@@ -42,7 +35,7 @@ def require_managed_company(user: Any) -> Company:
 def access_webhook_endpoint(*, user: Any, endpoint_id: Any) -> WebhookEndpoint:
     """An endpoint of the company `user` manages."""
     pk = parse_id(endpoint_id)
-    company = managed_company(user)
+    company = actor_for(user).managed_company
     if pk is None or company is None:
         raise WebhookNotFound()
     found = WebhookEndpoint.objects.filter(pk=pk, company_id=company.pk).first()

@@ -37,7 +37,15 @@ from django.utils.translation import gettext_lazy
 from tradepost.audit.services import audit_record
 from tradepost.companies.models import Company, Membership, Role
 from tradepost.companies.selectors import standing_refusal
-from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_choices, clean_text, too_long
+from tradepost.core.cleaning import (
+    FieldErrors,
+    FieldInvalid,
+    clean_choices,
+    clean_text,
+    refuse_unstorable,
+    too_long,
+    unstorable,
+)
 from tradepost.core.events import EventType
 from tradepost.core.languages import normalise_ui_language
 from tradepost.core.retries import Backoff
@@ -53,7 +61,7 @@ from tradepost.webhooks.models import (
     WebhookEvent,
 )
 from tradepost.webhooks.outbox import TEST_EVENT, new_deliveries, new_event
-from tradepost.webhooks.selectors import managed_company
+from tradepost.webhooks.selectors import require_webhook_manager
 from tradepost.webhooks.signing import (
     SIGNATURE_HEADER,
     endpoint_secret,
@@ -115,12 +123,8 @@ def clean_endpoint_url(value: Any, *, allow_private: bool) -> str:
         raise FieldInvalid(_("This field is required."))
     if len(url) > URL_MAX_LENGTH:
         raise FieldInvalid(too_long(URL_MAX_LENGTH))
-    if any(
-        char.isspace()
-        or not char.isprintable()
-        or char in _UNSAFE_URL_CHARACTERS
-        or "\ud800" <= char <= "\udfff"
-        for char in url
+    if unstorable(url) or any(
+        char.isspace() or not char.isprintable() or char in _UNSAFE_URL_CHARACTERS for char in url
     ):
         raise _bad_url()
     try:
@@ -158,12 +162,7 @@ def clean_endpoint_url(value: Any, *, allow_private: bool) -> str:
 
 
 def _clean_description(value: Any) -> str:
-    text = clean_text(value, max_length=DESCRIPTION_MAX_LENGTH)
-    if any("\ud800" <= char <= "\udfff" for char in text):
-        raise FieldInvalid(
-            _("Contains a character that cannot be stored (a NUL or an unpaired surrogate).")
-        )
-    return text
+    return refuse_unstorable(clean_text(value, max_length=DESCRIPTION_MAX_LENGTH))
 
 
 def _clean_events(value: Any) -> list[str]:
@@ -203,14 +202,9 @@ def _clean_endpoint(fields: dict[str, Any], *, partial: bool) -> dict[str, Any]:
 # --- permissions -----------------------------------------------------------------------------
 
 
-def _acting_manager(actor: Any) -> Company:
+def _company_of_manager(actor: Any) -> Company:
     """The company whose webhooks the actor manages, in good standing."""
-    company = managed_company(actor)
-    if company is None:
-        raise WebhookError(
-            WebhookErrorCode.PERMISSION_DENIED,
-            _("Only the owner and the admins of a company manage its webhooks."),
-        )
+    company = require_webhook_manager(user=actor)
     suspended = standing_refusal(company)
     if suspended:
         raise WebhookError(WebhookErrorCode.COMPANY_SUSPENDED, suspended)
@@ -219,7 +213,7 @@ def _acting_manager(actor: Any) -> Company:
 
 def _locked_endpoint(actor: Any, endpoint: WebhookEndpoint) -> WebhookEndpoint:
     """The endpoint's row, locked, after checking the actor manages its company."""
-    company = _acting_manager(actor)
+    company = _company_of_manager(actor)
     locked = WebhookEndpoint.objects.select_for_update().filter(pk=endpoint.pk).first()
     if locked is None or locked.company_id != company.pk:
         raise WebhookNotFound()
@@ -240,7 +234,7 @@ def _refuse_if_off(endpoint: WebhookEndpoint) -> None:
 @transaction.atomic
 def webhook_endpoint_create(*, actor: Any, **fields: Unpack[EndpointFields]) -> EndpointWithSecret:
     """Add an endpoint to the actor's company; answers it with its secret (shown once)."""
-    company = _acting_manager(actor)
+    company = _company_of_manager(actor)
     cleaned = _clean_endpoint(dict(fields), partial=False)
     # The company's row is locked so two additions at once cannot pass the limit together.
     Company.objects.select_for_update().filter(pk=company.pk).first()

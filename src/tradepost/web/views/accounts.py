@@ -31,12 +31,12 @@ from tradepost.accounts.forms import (
 )
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import user_can_publish
-from tradepost.companies.selectors import membership_for
 from tradepost.core.clients import client_address
 from tradepost.core.errors import ErrorKind
 from tradepost.sourcing.selectors import supplier_key_numbers
 from tradepost.web.addresses import on_this_site
 from tradepost.web.display_currency import forget_display_currency, remember_display_currency
+from tradepost.web.guards import actor
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -122,7 +122,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def dashboard(request: AuthenticatedRequest) -> HttpResponse:
-    membership = membership_for(request.user)
+    membership = actor(request).membership
     company = membership.company if membership else None
     return render(
         request,

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tradepost.accounts.selectors import is_operator
@@ -29,24 +30,13 @@ from tradepost.companies.forms import (
     RoleForm,
 )
 from tradepost.companies.models import Company, Role
+from tradepost.web.guards import NAMED_BY_MEMBERS, actor, company_required, denied
 from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
 
 def _form_errors(form: forms.Form, field: str) -> str:
     return " ".join(str(message) for message in form.errors.get(field, []))
-
-
-def _target_company(request: AuthenticatedRequest, *, for_edit: bool) -> Company | None:
-    """The company a page works on: `?company=<id>` (checked), else the user's own."""
-    company_id = request.GET.get("company")
-    if company_id is not None:
-        access = (
-            selectors.access_company_for_edit if for_edit else selectors.access_company_for_view
-        )
-        return access(user=request.user, company_id=company_id)
-    membership = selectors.membership_for(request.user)
-    return membership.company if membership else None
 
 
 def _query(request: AuthenticatedRequest) -> str:
@@ -58,20 +48,18 @@ def _redirect(request: AuthenticatedRequest, name: str) -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse(name) + _query(request))
 
 
-def _denied(request: AuthenticatedRequest, message: str) -> HttpResponse:
-    return render(request, "companies/manage/denied.html", {"message": message}, status=403)
+#: The refusal of the pages that edit the company to members who are not its owner or admins.
+EDIT_REFUSED = gettext_lazy("Only the owner and the admins can edit the company profile.")
 
 
-@login_required
-def index(request: AuthenticatedRequest) -> HttpResponse:
-    if selectors.membership_for(request.user) is None:
-        return redirect("companies:create")
+@company_required()
+def index(request: AuthenticatedRequest, company: Company) -> HttpResponse:
     return redirect("companies:profile")
 
 
 @login_required
 def create(request: AuthenticatedRequest) -> HttpResponse:
-    if selectors.membership_for(request.user) is not None:
+    if actor(request).membership is not None:
         messages.info(request, _("You already belong to a company."))
         return redirect("companies:profile")
     form = CompanyCreateForm(request.POST or None)
@@ -88,13 +76,8 @@ def create(request: AuthenticatedRequest) -> HttpResponse:
     return render(request, "companies/manage/create.html", {"form": form})
 
 
-@login_required
-def profile(request: AuthenticatedRequest) -> HttpResponse:
-    company = _target_company(request, for_edit=True)
-    if company is None:
-        return redirect("companies:create")
-    if not selectors.can_manage_company(request.user, company):
-        return _denied(request, _("Only the owner and the admins can edit the company profile."))
+@company_required(named=NAMED_BY_MEMBERS, manage=EDIT_REFUSED)
+def profile(request: AuthenticatedRequest, company: Company) -> HttpResponse:
     form = CompanyProfileForm(request.POST or None, initial=CompanyProfileForm.initial_for(company))
     if request.method == "POST" and form.is_valid():
         try:
@@ -112,12 +95,9 @@ def profile(request: AuthenticatedRequest) -> HttpResponse:
     )
 
 
-@login_required
+@company_required(named=NAMED_BY_MEMBERS, manage=EDIT_REFUSED)
 @require_POST
-def logo(request: AuthenticatedRequest) -> HttpResponse:
-    company = _target_company(request, for_edit=True)
-    if company is None:
-        return redirect("companies:create")
+def logo(request: AuthenticatedRequest, company: Company) -> HttpResponse:
     try:
         if request.POST.get("remove"):
             services.company_logo_remove(actor=request.user, company=company)
@@ -134,19 +114,17 @@ def logo(request: AuthenticatedRequest) -> HttpResponse:
             )
             messages.success(request, _("The logo is saved."))
     except CompanyPermissionDenied as exc:
-        return _denied(request, exc.message)
+        return denied(request, exc.message)
     except CompanyError as exc:
         flash_refusal(request, exc)
     return _redirect(request, "companies:profile")
 
 
-@login_required
-def members(request: AuthenticatedRequest) -> HttpResponse:
-    company = _target_company(request, for_edit=False)
-    if company is None:
-        return redirect("companies:create")
-    can_manage = selectors.can_manage_company(request.user, company)
-    my_role = selectors.role_in(request.user, company)
+@company_required(named=NAMED_BY_MEMBERS)
+def members(request: AuthenticatedRequest, company: Company) -> HttpResponse:
+    acting = actor(request)
+    can_manage = acting.manages(company)
+    my_role = acting.role_in(company)
     return render(
         request,
         "companies/manage/members.html",
@@ -164,13 +142,10 @@ def members(request: AuthenticatedRequest) -> HttpResponse:
     )
 
 
-@login_required
-def invite(request: AuthenticatedRequest) -> HttpResponse:
-    company = _target_company(request, for_edit=True)
-    if company is None:
-        return redirect("companies:create")
-    if not selectors.can_manage_company(request.user, company):
-        return _denied(request, _("Only the owner and the admins can invite people."))
+@company_required(
+    named=NAMED_BY_MEMBERS, manage=gettext_lazy("Only the owner and the admins can invite people.")
+)
+def invite(request: AuthenticatedRequest, company: Company) -> HttpResponse:
     form = InviteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -195,14 +170,13 @@ def invite(request: AuthenticatedRequest) -> HttpResponse:
     )
 
 
-def _member_action(request: AuthenticatedRequest, action: Callable[[Company], str]) -> HttpResponse:
-    company = _target_company(request, for_edit=False)
-    if company is None:
-        return redirect("companies:create")
+def _member_action(
+    request: AuthenticatedRequest, company: Company, action: Callable[[Company], str]
+) -> HttpResponse:
     try:
         message = action(company)
     except CompanyPermissionDenied as exc:
-        return _denied(request, exc.message)
+        return denied(request, exc.message)
     except CompanyError as exc:
         flash_refusal(request, exc)
     else:
@@ -210,29 +184,35 @@ def _member_action(request: AuthenticatedRequest, action: Callable[[Company], st
     return _redirect(request, "companies:members")
 
 
-@login_required
+@company_required(named=NAMED_BY_MEMBERS)
 @require_POST
-def invitation_revoke(request: AuthenticatedRequest, invitation_id: int) -> HttpResponse:
+def invitation_revoke(
+    request: AuthenticatedRequest, company: Company, invitation_id: int
+) -> HttpResponse:
     def action(company: Company) -> str:
         services.invitation_revoke(actor=request.user, company=company, invitation_id=invitation_id)
         return _("The invitation is withdrawn.")
 
-    return _member_action(request, action)
+    return _member_action(request, company, action)
 
 
-@login_required
+@company_required(named=NAMED_BY_MEMBERS)
 @require_POST
-def member_remove(request: AuthenticatedRequest, membership_id: int) -> HttpResponse:
+def member_remove(
+    request: AuthenticatedRequest, company: Company, membership_id: int
+) -> HttpResponse:
     def action(company: Company) -> str:
         services.member_remove(actor=request.user, company=company, membership_id=membership_id)
         return _("The member is removed from the company.")
 
-    return _member_action(request, action)
+    return _member_action(request, company, action)
 
 
-@login_required
+@company_required(named=NAMED_BY_MEMBERS)
 @require_POST
-def member_role(request: AuthenticatedRequest, membership_id: int) -> HttpResponse:
+def member_role(
+    request: AuthenticatedRequest, company: Company, membership_id: int
+) -> HttpResponse:
     def action(company: Company) -> str:
         services.member_role_change(
             actor=request.user,
@@ -242,19 +222,21 @@ def member_role(request: AuthenticatedRequest, membership_id: int) -> HttpRespon
         )
         return _("The role is changed.")
 
-    return _member_action(request, action)
+    return _member_action(request, company, action)
 
 
-@login_required
+@company_required(named=NAMED_BY_MEMBERS)
 @require_POST
-def member_make_owner(request: AuthenticatedRequest, membership_id: int) -> HttpResponse:
+def member_make_owner(
+    request: AuthenticatedRequest, company: Company, membership_id: int
+) -> HttpResponse:
     def action(company: Company) -> str:
         services.ownership_transfer(
             actor=request.user, company=company, membership_id=membership_id
         )
         return _("Ownership is handed over. You are an admin now.")
 
-    return _member_action(request, action)
+    return _member_action(request, company, action)
 
 
 @login_required

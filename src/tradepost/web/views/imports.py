@@ -15,10 +15,11 @@ from django.core.paginator import Paginator
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tradepost.companies.models import Company
 from tradepost.core.downloads import file_download
 from tradepost.core.errors import DomainError
 from tradepost.core.languages import LISTING_LANGUAGES
@@ -27,6 +28,7 @@ from tradepost.imports.columns import COLUMNS, HEADER_LANGUAGES
 from tradepost.imports.forms import ConfirmForm, RecheckForm, UploadForm
 from tradepost.imports.models import ImportFormat, ImportJob, ImportStatus
 from tradepost.imports.reading import ENCODINGS, max_bytes, max_rows, megabytes
+from tradepost.web.guards import company_required
 from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.templatetags.tradepost_catalog import format_number
 from tradepost.web.views.accounts import AuthenticatedRequest
@@ -38,12 +40,8 @@ ROWS_PER_PAGE = 50
 _LANGUAGE_NAMES = dict(LISTING_LANGUAGES)
 
 
-def _company_or_redirect(request: AuthenticatedRequest):
-    try:
-        return selectors.company_to_import(request.user), None
-    except DomainError as refusal:
-        messages.info(request, refusal.message)
-        return None, redirect("companies:create")
+#: Uploads and exports are a company's catalogue.
+company_needed = company_required(gettext_lazy("Create a company profile before adding products."))
 
 
 def _detail_url(job: ImportJob) -> str:
@@ -57,12 +55,9 @@ def _count_text(job: ImportJob) -> str:
     }
 
 
-@login_required
+@company_needed
 @require_http_methods(["GET", "POST"])
-def imports_page(request: AuthenticatedRequest) -> HttpResponse:
-    company, away = _company_or_redirect(request)
-    if company is None:
-        return away
+def imports_page(request: AuthenticatedRequest, company: Company) -> HttpResponse:
     form = UploadForm(request.POST, request.FILES) if request.method == "POST" else UploadForm()
     if request.method == "POST" and form.is_valid():
         try:
@@ -203,12 +198,11 @@ def import_rejected(request: AuthenticatedRequest, pk: int) -> HttpResponse | Fi
     return _download(exports.rejected_download(job))
 
 
-@login_required
+@company_needed
 @require_GET
-def catalogue_export(request: AuthenticatedRequest) -> HttpResponse | FileResponse:
-    company, away = _company_or_redirect(request)
-    if company is None:
-        return away
+def catalogue_export(
+    request: AuthenticatedRequest, company: Company
+) -> HttpResponse | FileResponse:
     return _download(
         exports.catalogue_export(
             user=request.user,

@@ -11,16 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from babel.dates import format_skeleton
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.utils.translation import get_language
+from django.shortcuts import render
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tradepost.accounts.selectors import is_operator
-from tradepost.companies.selectors import acting_company
+from tradepost.companies.models import Company
 from tradepost.core.chinese_scripts import convert_script
 from tradepost.core.languages import babel_date_locale, normalise_ui_language
 from tradepost.insights.selectors import (
@@ -29,6 +28,7 @@ from tradepost.insights.selectors import (
     operator_numbers,
     supplier_desk,
 )
+from tradepost.web.guards import company_required
 from tradepost.web.views.health import INDEX_STALE_SECONDS, node_health
 from tradepost.web.views.membership import badge_context
 
@@ -73,15 +73,12 @@ def _chart_data(desk: SupplierDesk, language: str) -> dict[str, Any]:
     }
 
 
-@login_required
+@company_required(
+    gettext_lazy("Create your company profile to see its numbers."),
+    operators_to="insights:operator_desk",
+)
 @require_GET
-def supplier_desk_page(request: HttpRequest) -> HttpResponse:
-    company = acting_company(request.user)
-    if company is None:
-        if is_operator(request.user):
-            return redirect("insights:operator_desk")
-        messages.info(request, _("Create your company profile to see its numbers."))
-        return redirect("companies:create")
+def supplier_desk_page(request: HttpRequest, company: Company) -> HttpResponse:
     language = normalise_ui_language(get_language())
     desk = supplier_desk(company=company)
     return render(

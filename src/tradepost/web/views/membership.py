@@ -16,13 +16,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tradepost.accounts.selectors import is_operator
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company, can_manage_company
 from tradepost.core.downloads import pdf_response
 from tradepost.core.languages import normalise_ui_language
 from tradepost.membership import invoices, selectors, services
@@ -32,6 +31,7 @@ from tradepost.membership.forms import BillingForm
 from tradepost.membership.invoices import invoice_context
 from tradepost.membership.models import SubscriptionKind
 from tradepost.trust.selectors import company_verification
+from tradepost.web.guards import actor, company_required
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 PER_PAGE = 20
@@ -55,24 +55,16 @@ def badge_context(company: Company) -> dict[str, Any]:
     return {"badge": badge, "verification_pending": bool(pending)}
 
 
-def _denied(request: HttpRequest) -> HttpResponse:
-    message = _("Only the company's owner and admins can change its membership.")
-    return render(request, "companies/manage/denied.html", {"message": message}, status=403)
-
-
-def _managed_company(request: HttpRequest) -> Company | HttpResponse:
-    """The user's company when they may change its membership; otherwise the answer."""
-    company = acting_company(request.user)
-    if company is None:
-        return redirect("companies:create")
-    if not can_manage_company(request.user, company):
-        return _denied(request)
-    return company
+#: The guard of the pages that change a company's membership: its owner and admins (and
+#: operators) only.
+managers_only = company_required(
+    manage=gettext_lazy("Only the company's owner and admins can change its membership.")
+)
 
 
 @require_GET
 def plans(request: HttpRequest) -> HttpResponse:
-    company = acting_company(request.user)
+    company = actor(request).company
     current = selectors.current_plan(company) if company is not None else None
     return render(
         request,
@@ -81,19 +73,14 @@ def plans(request: HttpRequest) -> HttpResponse:
             "plans": list(selectors.offered_plans()),
             "current": current,
             "language": _language(),
-            "can_change": company is not None and can_manage_company(request.user, company),
+            "can_change": company is not None and actor(request).manages(company),
         },
     )
 
 
-@login_required
+@company_required(operators_to="membership:payments")
 @require_GET
-def overview(request: HttpRequest) -> HttpResponse:
-    company = acting_company(request.user)
-    if company is None:
-        if is_operator(request.user):
-            return redirect("membership:payments")
-        return redirect("companies:create")
+def overview(request: HttpRequest, company: Company) -> HttpResponse:
     page = Paginator(selectors.invoices_of(company), PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
@@ -105,7 +92,7 @@ def overview(request: HttpRequest) -> HttpResponse:
             "plans": [plan for plan in selectors.offered_plans() if not plan.is_default],
             "page": page,
             "history": selectors.history(company)[:20],
-            "can_manage": can_manage_company(request.user, company),
+            "can_manage": actor(request).manages(company),
             "language": _language(),
             "grace_days": selectors.grace_days(),
             **badge_context(company),
@@ -113,13 +100,10 @@ def overview(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+@managers_only
 @require_http_methods(["GET", "POST"])
-def change(request: HttpRequest, plan_id: int) -> HttpResponse:
+def change(request: HttpRequest, plan_id: int, company: Company) -> HttpResponse:
     """GET: what the change would be (its kind, period and money); POST: do it."""
-    company = _managed_company(request)
-    if isinstance(company, HttpResponse):
-        return company
     plan = selectors.offered_plan(plan_id=plan_id)
     if request.method == "POST":
         try:
@@ -156,12 +140,9 @@ def change(request: HttpRequest, plan_id: int) -> HttpResponse:
     )
 
 
-@login_required
+@managers_only
 @require_http_methods(["GET", "POST"])
-def cancel(request: HttpRequest) -> HttpResponse:
-    company = _managed_company(request)
-    if isinstance(company, HttpResponse):
-        return company
+def cancel(request: HttpRequest, company: Company) -> HttpResponse:
     if request.method == "POST":
         try:
             services.subscription_cancel(actor=request.user, company=company)
@@ -187,12 +168,9 @@ def cancel(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+@managers_only
 @require_http_methods(["GET", "POST"])
-def billing(request: HttpRequest) -> HttpResponse:
-    company = _managed_company(request)
-    if isinstance(company, HttpResponse):
-        return company
+def billing(request: HttpRequest, company: Company) -> HttpResponse:
     details = selectors.billing_details(company)
     form = BillingForm(request.POST or None, initial=BillingForm.initial_for(details))
     if request.method == "POST" and form.is_valid():

@@ -19,7 +19,7 @@ from tradepost.accounts.selectors import is_operator
 from tradepost.catalog.company_selectors import get_public_company
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company, company_described
+from tradepost.companies.selectors import company_described
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.core.errors import ErrorKind
 from tradepost.messaging import selectors, services
@@ -28,6 +28,7 @@ from tradepost.messaging.forms import InquiryForm, ReplyForm
 from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
 from tradepost.sourcing import selectors as sourcing_selectors
+from tradepost.web.guards import actor
 from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
@@ -56,7 +57,7 @@ def inquiry_create(request: AuthenticatedRequest) -> HttpResponse:
         company = get_public_company(slug) if slug and len(slug) <= 80 else None
         if company is None:
             raise Http404
-    mine = acting_company(request.user)
+    mine = actor(request).company
     form = InquiryForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST" and mine is not None and form.is_valid():
@@ -91,7 +92,7 @@ def inquiry_create(request: AuthenticatedRequest) -> HttpResponse:
 
 @login_required
 def inbox(request: AuthenticatedRequest) -> HttpResponse:
-    mine = acting_company(request.user)
+    mine = actor(request).company
     page = Paginator(selectors.inbox(user=request.user), CONVERSATIONS_PER_PAGE).get_page(
         request.GET.get("page")
     )

@@ -17,7 +17,7 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -32,10 +32,10 @@ from tradepost.catalog.forms import (
     ProductTranslationForm,
 )
 from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
-from tradepost.catalog.permissions import access_product, company_for_new_product, managed_products
+from tradepost.catalog.permissions import access_product, managed_products
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company
 from tradepost.core.languages import LISTING_LANGUAGES, UI_LANGUAGES
+from tradepost.web.guards import NAMED_BY_OPERATORS, company_required
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 PRODUCTS_PER_PAGE = 20
@@ -54,27 +54,14 @@ def _company_param(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdigit() and len(raw) < 19 else None
 
 
-def _dashboard_company(request: HttpRequest) -> Company | None:
-    company_id = _company_param(request) if is_operator(request.user) else None
-    return company_for_new_product(request.user, company_id)
-
-
-def _no_company_redirect(request: HttpRequest) -> HttpResponse:
-    if is_operator(request.user) and acting_company(request.user) is None:
-        raise Http404(_("Choose a company with ?company=<id>."))
-    messages.info(request, _("Create your company profile before adding products."))
-    return redirect("companies:create")
-
-
 def _update_url(product: Product) -> str:
     return reverse("products:update", kwargs={"pk": product.pk})
 
 
-@login_required
-def product_list(request: HttpRequest) -> HttpResponse:
-    company = _dashboard_company(request)
-    if company is None:
-        return _no_company_redirect(request)
+@company_required(
+    gettext_lazy("Create your company profile before adding products."), named=NAMED_BY_OPERATORS
+)
+def product_list(request: HttpRequest, company: Company) -> HttpResponse:
     status = request.GET.get("status", "")
     if status not in dict(LISTED_STATUSES):
         status = ""
@@ -122,12 +109,11 @@ def product_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+@company_required(
+    gettext_lazy("Create your company profile before adding products."), named=NAMED_BY_OPERATORS
+)
 @require_http_methods(["GET", "POST"])
-def product_create(request: HttpRequest) -> HttpResponse:
-    company = _dashboard_company(request)
-    if company is None:
-        return _no_company_redirect(request)
+def product_create(request: HttpRequest, company: Company) -> HttpResponse:
     language = get_language()
     if request.method == "POST":
         form = ProductForm(request.POST, language=language)

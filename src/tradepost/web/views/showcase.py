@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -17,11 +17,13 @@ from tradepost.catalog.forms import ShowcaseForm
 from tradepost.catalog.showcase_selectors import HOME_ITEMS, PAGE_ITEMS, company_showcase
 from tradepost.catalog.showcase_services import showcase_add, showcase_remove
 from tradepost.companies.models import Company
-from tradepost.companies.selectors import acting_company, can_manage_company
 from tradepost.core.languages import normalise_ui_language
 from tradepost.membership.selectors import offered_plans
 from tradepost.sourcing.first_look import first_look_minutes
+from tradepost.web.guards import actor, company_required
 from tradepost.web.refusals import flash_refusal, show_on_form
+
+NO_COMPANY = gettext_lazy("Create your company profile before choosing a showcase.")
 
 
 def _page(request: HttpRequest, company: Company, form: ShowcaseForm) -> HttpResponse:
@@ -34,28 +36,20 @@ def _page(request: HttpRequest, company: Company, form: ShowcaseForm) -> HttpRes
             "company_name": company.name_for(language),
             "showcase": showcase,
             "form": form,
-            "can_choose": can_manage_company(request.user, company),
+            "can_choose": actor(request).manages(company),
         },
     )
 
 
-@login_required
+@company_required(NO_COMPANY)
 @require_GET
-def showcase_page(request: HttpRequest) -> HttpResponse:
-    company = acting_company(request.user)
-    if company is None:
-        messages.info(request, _("Create your company profile before choosing a showcase."))
-        return redirect("companies:create")
+def showcase_page(request: HttpRequest, company: Company) -> HttpResponse:
     return _page(request, company, ShowcaseForm())
 
 
-@login_required
+@company_required(NO_COMPANY)
 @require_POST
-def showcase_choose(request: HttpRequest) -> HttpResponse:
-    company = acting_company(request.user)
-    if company is None:
-        messages.info(request, _("Create your company profile before choosing a showcase."))
-        return redirect("companies:create")
+def showcase_choose(request: HttpRequest, company: Company) -> HttpResponse:
     form = ShowcaseForm(request.POST)
     if form.is_valid():
         try:

@@ -16,12 +16,13 @@ from django.core.paginator import Paginator
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tradepost.catalog.forms import category_choices, plain_number
-from tradepost.companies.selectors import acting_company, company_described
+from tradepost.companies.models import Company
+from tradepost.companies.selectors import company_described
 from tradepost.core.countries import country_choices, country_name
 from tradepost.core.currencies import COMMON_CURRENCIES
 from tradepost.core.downloads import uploaded_file_response
@@ -39,6 +40,7 @@ from tradepost.sourcing.forms import (
 )
 from tradepost.sourcing.models import BuyingRequest, Quotation
 from tradepost.web.display_currency import viewer_display_currency
+from tradepost.web.guards import actor, company_required
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 PER_PAGE = 20
@@ -90,7 +92,7 @@ def request_detail(request: HttpRequest, pk: int) -> HttpResponse:
     language = get_language()
     buying_request = selectors.access_request(user=request.user, request_id=pk)
     _decorate([buying_request], language)
-    company = acting_company(request.user)
+    company = actor(request).company
     is_buyer = company is not None and company.pk == buying_request.buyer_id
     return render(
         request,
@@ -111,12 +113,9 @@ def request_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
+@company_required(gettext_lazy("Create your company profile before posting a buying request."))
 @require_http_methods(["GET", "POST"])
-def request_create(request: HttpRequest) -> HttpResponse:
-    if acting_company(request.user) is None:
-        messages.info(request, _("Create your company profile before posting a buying request."))
-        return redirect("companies:create")
+def request_create(request: HttpRequest, company: Company) -> HttpResponse:
     form = BuyingRequestForm(request.POST or None, language=get_language())
     if request.method == "POST" and form.is_valid():
         try:
@@ -189,11 +188,8 @@ def request_close(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("sourcing:request_detail", pk=buying_request.pk)
 
 
-@login_required
-def my_requests(request: HttpRequest) -> HttpResponse:
-    company = acting_company(request.user)
-    if company is None:
-        return redirect("companies:create")
+@company_required()
+def my_requests(request: HttpRequest, company: Company) -> HttpResponse:
     page = Paginator(selectors.requests_of_company(company_id=company.pk), PER_PAGE).get_page(
         request.GET.get("page")
     )
@@ -203,11 +199,8 @@ def my_requests(request: HttpRequest) -> HttpResponse:
     return render(request, "sourcing/my_requests.html", {"page": page})
 
 
-@login_required
-def my_quotations(request: HttpRequest) -> HttpResponse:
-    company = acting_company(request.user)
-    if company is None:
-        return redirect("companies:create")
+@company_required()
+def my_quotations(request: HttpRequest, company: Company) -> HttpResponse:
     page = Paginator(selectors.quotations_of_supplier(company_id=company.pk), PER_PAGE).get_page(
         request.GET.get("page")
     )

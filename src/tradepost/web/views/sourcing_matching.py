@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
+from django.shortcuts import render
+from django.utils.translation import get_language, gettext_lazy
 
-from tradepost.companies.selectors import acting_company
+from tradepost.companies.models import Company
 from tradepost.sourcing.first_look import first_look_labels
 from tradepost.sourcing.matching import matching_requests
 from tradepost.sourcing.selectors import quoted_request_ids
+from tradepost.web.guards import company_required
 from tradepost.web.views.sourcing import _decorate
 
 PAGE_LIMIT = 50
 
 
-@login_required
-def matching(request: HttpRequest) -> HttpResponse:
-    company = acting_company(request.user)
-    if company is None:
-        messages.info(request, _("Create your company profile to see matching requests."))
-        return redirect("companies:create")
+@company_required(gettext_lazy("Create your company profile to see matching requests."))
+def matching(request: HttpRequest, company: Company) -> HttpResponse:
     language = get_language()
     matches = matching_requests(company=company, language=language, limit=PAGE_LIMIT)
     _decorate([match.request for match in matches], language)

@@ -14,18 +14,17 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tradepost.accounts.selectors import is_operator
-from tradepost.companies.selectors import membership_for
+from tradepost.companies.models import Company
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
 from tradepost.trust import selectors, services
 from tradepost.trust.documents import document_response, max_document_bytes, max_documents
 from tradepost.trust.errors import TrustError
 from tradepost.trust.forms import ApproveForm, RejectForm, VerificationSubmitForm
-from tradepost.web.guards import operator_only
+from tradepost.web.guards import actor, company_required, denied, operator_only
 from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
@@ -34,28 +33,17 @@ QUEUE_PAGE_SIZE = 20
 _LANGUAGE_NAMES = dict(LISTING_LANGUAGES)
 
 
-@login_required
-def verification(request: AuthenticatedRequest) -> HttpResponse:
-    membership = membership_for(request.user)
-    if membership is None:
-        if is_operator(request.user):
-            return redirect("trust:queue")
-        messages.info(request, _("Create your company profile first."))
-        return redirect("companies:create")
-    company = membership.company
-    can_manage = membership.can_manage_company
+@company_required(gettext_lazy("Create your company profile first."), operators_to="trust:queue")
+def verification(request: AuthenticatedRequest, company: Company) -> HttpResponse:
+    # Its owner and admins send the documents; operators decide, they do not submit.
+    can_manage = actor(request).managed_company == company
     posted = request.method == "POST"
     form = (
         VerificationSubmitForm(request.POST, request.FILES) if posted else VerificationSubmitForm()
     )
     if posted:
         if not can_manage:
-            return render(
-                request,
-                "companies/manage/denied.html",
-                {"message": _("Only the owner and the admins of a company may do this.")},
-                status=403,
-            )
+            return denied(request, _("Only the owner and the admins of a company may do this."))
         if form.is_valid():
             try:
                 services.verification_submit(
@@ -84,11 +72,11 @@ def verification(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 @require_POST
 def withdraw(request: AuthenticatedRequest) -> HttpResponse:
-    membership = membership_for(request.user)
-    if membership is None:
+    company = actor(request).company
+    if company is None:
         raise Http404
     try:
-        services.verification_withdraw(actor=request.user, company=membership.company)
+        services.verification_withdraw(actor=request.user, company=company)
     except TrustError as exc:
         flash_refusal(request, exc)
     else:

@@ -18,10 +18,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tradepost.accounts.selectors import is_operator
-from tradepost.companies.selectors import membership_for
+from tradepost.companies.models import Company
+from tradepost.web.guards import company_required
 from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 from tradepost.webhooks import selectors, services
@@ -34,19 +35,13 @@ from tradepost.webhooks.signing import TOLERANCE_SECONDS, secret_hint
 LOG_PAGE_SIZE = 25
 
 
-def _denied(request: AuthenticatedRequest) -> HttpResponse | None:
-    """The answer for somebody who does not manage a company's webhooks, or None."""
-    if selectors.managed_company(request.user) is not None:
-        return None
-    if membership_for(request.user) is None and not is_operator(request.user):
-        messages.info(request, _("Create your company profile first."))
-        return redirect("companies:create")
-    return render(
-        request,
-        "companies/manage/denied.html",
-        {"message": _("Only the owner and the admins of a company manage its webhooks.")},
-        status=403,
-    )
+#: The guard of the pages: the owner and the admins of a company manage its webhooks (operators
+#: too, only when that is their own role).
+managers_only = company_required(
+    gettext_lazy("Create your company profile first."),
+    manage=gettext_lazy("Only the owner and the admins of a company manage its webhooks."),
+    operators_manage=False,
+)
 
 
 def _secret_page(
@@ -61,12 +56,8 @@ def _secret_page(
     return response
 
 
-@login_required
-def endpoints(request: AuthenticatedRequest) -> HttpResponse:
-    denied = _denied(request)
-    if denied is not None:
-        return denied
-    company = selectors.require_managed_company(request.user)
+@managers_only
+def endpoints(request: AuthenticatedRequest, company: Company) -> HttpResponse:
     form = EndpointForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -91,11 +82,10 @@ def _log_status(request: AuthenticatedRequest) -> str:
     return status if status in DeliveryStatus.values else ""
 
 
-@login_required
-def endpoint_detail(request: AuthenticatedRequest, endpoint_id: int) -> HttpResponse:
-    denied = _denied(request)
-    if denied is not None:
-        return denied
+@managers_only
+def endpoint_detail(
+    request: AuthenticatedRequest, endpoint_id: int, company: Company
+) -> HttpResponse:
     endpoint = selectors.access_webhook_endpoint(user=request.user, endpoint_id=endpoint_id)
     posted = request.method == "POST"
     form = (

@@ -13,7 +13,7 @@ from tests.factories.catalog import make_product
 from tests.factories.search import index
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog.models import ProductStatus
-from tradepost.money import rates
+from tradepost.money.amounts import Money
 from tradepost.money.errors import MoneyError, MoneyErrorCode
 from tradepost.money.models import ExchangeRate
 from tradepost.money.services import exchange_rate_set
@@ -34,15 +34,52 @@ def test_a_new_installation_starts_with_the_common_trade_currencies():
     assert len(table) >= 30
     for code in ("USD", "EUR", "CNY", "HKD", "TWD", "JPY", "GBP", "VND", "TRY", "INR"):
         assert table[code] > 0
-    assert round(rates.to_usd(Decimal("71.7"), "cny") or 0, 2) == 10.0
-    assert rates.to_usd(Decimal("10"), "USD") == 10.0
+    assert Money(Decimal("71.7"), "cny").to("USD").rounded().amount == Decimal("10.00")
+    assert Money(Decimal("10"), "USD").to("usd") == Money(Decimal("10"), "USD")
 
 
-def test_to_usd_reads_the_operators_table():
+def test_money_converts_through_the_operators_table():
     eur = ExchangeRate.objects.get(currency="EUR")
-    assert rates.to_usd(Decimal("10"), "eur") == pytest.approx(float(10 * eur.rate_to_usd))
-    assert rates.to_usd(Decimal("10"), "QQQ") is None
-    assert rates.to_usd(None, "EUR") is None
+    assert Money(Decimal("10"), "eur").to("USD") == Money(
+        (10 * eur.rate_to_usd).quantize(Decimal("0.0001")), "USD"
+    )
+    assert Money(Decimal("10"), "QQQ").to("USD") is None
+    assert Money(Decimal("10"), "EUR").to("QQQ") is None
+
+
+def test_the_dollar_is_one_dollar_without_a_row_of_its_own():
+    ExchangeRate.objects.filter(currency="USD").delete()
+    cny = ExchangeRate.objects.get(currency="CNY")
+    assert Money(Decimal("1"), "USD").to("CNY") == Money(
+        (1 / cny.rate_to_usd).quantize(Decimal("0.0001")), "CNY"
+    )
+
+
+def test_money_is_never_a_float():
+    with pytest.raises(TypeError):
+        Money(0.1, "USD")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Money(True, "USD")  # type: ignore[arg-type]
+    assert Money(3, "usd") == Money(Decimal(3), "USD")
+
+
+@pytest.mark.parametrize(
+    ("amount", "currency", "rounded"),
+    [("1234.565", "USD", "1234.57"), ("1234.5", "JPY", "1235"), ("0.0049", "EUR", "0.00")],
+)
+def test_rounding_follows_the_currencys_minor_unit_half_up(amount, currency, rounded):
+    assert Money(Decimal(amount), currency).rounded().amount == Decimal(rounded)
+    assert Money(Decimal("1.2345"), "KWD").rounded(max_places=2).amount == Decimal("1.23")
+
+
+def test_a_rate_written_in_this_process_is_converted_with_at_once():
+    before = Money(Decimal("100"), "EUR").to("USD")
+    eur = ExchangeRate.objects.get(currency="EUR")
+    eur.rate_to_usd *= 2
+    eur.save()  # no forget_rates(): the table's own write drops the kept copy
+    after = Money(Decimal("100"), "EUR").to("USD")
+    assert before is not None and after is not None and after != before
+    assert after.amount == (100 * eur.rate_to_usd).quantize(Decimal("0.0001"))
 
 
 def test_a_rate_change_reprices_the_listings_of_that_currency_in_search():

@@ -61,8 +61,7 @@ from tradepost.membership.models import (
 )
 from tradepost.membership.proration import add_months
 from tradepost.membership.selectors import grace_days
-from tradepost.money.models import ExchangeRate
-from tradepost.money.rates import convert, rates_for
+from tradepost.money.amounts import Money
 
 #: The years a filter may name, and the most months a table shows without a year.
 FIRST_YEAR, LAST_YEAR = 2000, 2100
@@ -284,20 +283,14 @@ def _actives(
     ], countries
 
 
-def _to_usd(
-    rows: Iterable[tuple[Decimal, str]], rates: dict[str, ExchangeRate]
-) -> tuple[list[Decimal | None], set[str]]:
+def _to_usd(rows: Iterable[tuple[Decimal, str]]) -> tuple[list[Decimal | None], set[str]]:
     """Each amount in US dollars through the operator's table (None where it has no rate)."""
-    dollar = rates.get("USD") or ExchangeRate(currency="USD", rate_to_usd=Decimal(1))
     amounts: list[Decimal | None] = []
     missing: set[str] = set()
     for total, currency in rows:
-        if currency == "USD":
-            amounts.append(total)
-        elif currency in rates:
-            amounts.append(convert(total, source=rates[currency], target=dollar))
-        else:
-            amounts.append(None)
+        dollars = Money(total, currency).to("USD")
+        amounts.append(dollars.amount if dollars is not None else None)
+        if dollars is None:
             missing.add(currency)
     return amounts, missing
 
@@ -313,10 +306,7 @@ def _revenue(
             subscription__plan_id__in=list(columns),
         ).values_list("paid_at", "total", "currency", "subscription__plan_id")
     )
-    amounts, missing = _to_usd(
-        ((total, currency) for _at, total, currency, _plan in invoices),
-        rates_for({currency for _at, _total, currency, _plan in invoices} | {"USD"}),
-    )
+    amounts, missing = _to_usd((total, currency) for _at, total, currency, _plan in invoices)
     cells: dict[date, list[Decimal]] = {month: [Decimal(0)] * len(plans) for month in months}
     for (paid_at, _total, _currency, plan_id), amount in zip(invoices, amounts, strict=True):
         month = _month(timezone.localdate(paid_at))

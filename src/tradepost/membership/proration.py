@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import calendar
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
-from tradepost.core.currencies import currency_digits
+from tradepost.money.amounts import Money
 
 #: The smallest unit an invoice amount is kept in (the amounts have two decimal places).
 MAX_PLACES = 2
@@ -36,13 +36,10 @@ def add_months(day: date, months: int) -> date:
     return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
-def minor_unit(currency: str) -> Decimal:
-    """0.01 for USD, 1 for JPY (never finer than the invoice's two places)."""
-    return Decimal(1).scaleb(-min(currency_digits(currency), MAX_PLACES))
-
-
 def round_money(amount: Decimal, currency: str) -> Decimal:
-    return amount.quantize(minor_unit(currency), rounding=ROUND_HALF_UP)
+    """`amount` in `currency`'s minor unit, half up: 0.01 for USD, 1 for JPY (never finer than
+    the invoice's two places)."""
+    return Money(amount, currency).rounded(max_places=MAX_PLACES).amount
 
 
 def unused_days(*, starts_on: date, ends_on: date, on: date) -> tuple[int, int]:

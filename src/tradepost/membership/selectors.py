@@ -41,7 +41,8 @@ from tradepost.membership.models import (
     SubscriptionStatus,
 )
 from tradepost.membership.proration import add_months, credit_for, total_after_credit
-from tradepost.money.rates import rates_for
+from tradepost.money.amounts import Money
+from tradepost.money.rates import usd_per_unit
 
 
 def grace_days() -> int:
@@ -266,20 +267,25 @@ class ChangeQuote:
 
 def _monthly_usd(plan: Plan) -> Decimal:
     """A paid plan's price per month in US dollars, to tell an upgrade from a downgrade."""
-    return plan.price * _usd_per_unit(plan.currency) / Decimal(plan.term_months or 1)
+    dollars = Money(plan.price, plan.currency).to("USD")
+    if dollars is None:
+        raise _no_rate(plan.currency)
+    return dollars.amount / Decimal(plan.term_months or 1)
+
+
+def _no_rate(currency: str) -> MembershipError:
+    return MembershipError(
+        MembershipErrorCode.NO_EXCHANGE_RATE,
+        _("There is no exchange rate for %(currency)s yet.") % {"currency": currency},
+    )
 
 
 def _usd_per_unit(currency: str) -> Decimal:
-    """US dollars for one unit of `currency`, from the operator's exchange-rate table."""
-    if currency == "USD":
-        return Decimal(1)
-    rate = rates_for([currency]).get(currency)
+    """US dollars for one unit of `currency` (the exchange-rate table's), or refused."""
+    rate = usd_per_unit(currency)
     if rate is None:
-        raise MembershipError(
-            MembershipErrorCode.NO_EXCHANGE_RATE,
-            _("There is no exchange rate for %(currency)s yet.") % {"currency": currency},
-        )
-    return rate.rate_to_usd
+        raise _no_rate(currency)
+    return rate
 
 
 def change_quote(company: Company, plan: Plan, *, today: date | None = None) -> ChangeQuote:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from django.utils.translation import gettext_lazy as _
 
-from tradepost.core.currencies import currency_digits, currency_name
-from tradepost.money.rates import convert, rate_date, rate_table
+from tradepost.core.currencies import currency_name
+from tradepost.money.amounts import Money
+from tradepost.money.rates import conversion_date, rate_table
 
 #: The choice that shows every price in its listing's own currency only.
 AS_LISTED = "listed"
@@ -85,10 +86,6 @@ class ConvertedPrice:
     as_of: date
 
 
-def _round(amount: Decimal, currency: str) -> Decimal:
-    return amount.quantize(Decimal(1).scaleb(-currency_digits(currency)), rounding=ROUND_HALF_UP)
-
-
 def converted_price(
     low: Decimal | None, high: Decimal | None, *, currency: str, display: str
 ) -> ConvertedPrice | None:
@@ -99,19 +96,17 @@ def converted_price(
     if display == AS_LISTED or source_code == display or (low is None and high is None):
         return None
     table = rate_table()
-    source, target = table.get(source_code), table.get(display)
-    if source is None or target is None:
+    if source_code not in table or display not in table:
         return None
 
     def into(amount: Decimal | None) -> Decimal | None:
-        if amount is None:
-            return None
-        return _round(convert(amount, source=source, target=target), target.currency)
+        converted = Money(amount, source_code).to(display) if amount is not None else None
+        return converted.rounded().amount if converted is not None else None
 
     return ConvertedPrice(
-        currency=target.currency,
+        currency=display,
         low=into(low),
         high=into(high),
         # Two different currencies: at most one is the dollar, which has no date of its own.
-        as_of=rate_date(source=source, target=target) or target.as_of,
+        as_of=conversion_date(source_code, display) or table[display].as_of,
     )

@@ -1,45 +1,36 @@
-"""Reading the exchange-rate table and converting with it.
+"""The operator's exchange-rate table, as every conversion reads it: one cache, one reset.
 
-The search index turns every listed price into US dollars when it builds a document
-(`to_usd`); it reads the table once into a snapshot and takes a fresh one at the start of each
-batch of changes (`refresh_rates`), so a rate the operator edits reaches every document the
-edit re-queues (`tradepost.money.services.exchange_rate_set`). A currency missing from the
-table leaves a listing without a dollar price: no price filter matches it and it sorts after
-priced listings.
+A process keeps the table it read (`rate_table`) for TABLE_SECONDS, so converting the prices
+of a page costs no query. `forget_rates()` drops it: the table's own writes call it (a rate
+saved or deleted is seen at once in the process that wrote it, within TABLE_SECONDS in the
+others), and so does the search indexer at the start of each batch, so a rate the operator
+edits reaches every document the edit re-queues (`tradepost.money.services.exchange_rate_set`).
 
-Pages read the whole table with its dates (`rate_table`) to show prices in the viewer's display
-currency (`tradepost.money.display`) and to compare quotations; this process keeps it for
-TABLE_SECONDS, so a page costs no query for it, and a rate changed through the service is seen
-at once in the process that changed it and within TABLE_SECONDS in the others.
+Conversions go through `tradepost.money.amounts.Money`; `usd_per_unit` is what they read. The
+US dollar is one dollar by definition, with or without a row of its own. A currency missing
+from the table converts to nothing (a listing then has no dollar price: no price filter matches
+it and it sorts after priced listings).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from tradepost.money.models import ExchangeRate
 
-#: Seconds a process keeps the table it read for the pages (`rate_table`).
+#: Seconds a process keeps the table it read (`rate_table`).
 TABLE_SECONDS = 60.0
 
-_snapshot: dict[str, Decimal] | None = None
 _table: tuple[float, dict[str, ExchangeRate]] | None = None
 
 
-def refresh_rates() -> dict[str, Decimal]:
-    """Read the table again (US dollars per unit, by currency code)."""
-    global _snapshot
-    _snapshot = dict(ExchangeRate.objects.values_list("currency", "rate_to_usd"))
-    return _snapshot
-
-
-def forget_rates() -> None:
-    """Drop this process's snapshots; the next conversion reads the table."""
-    global _snapshot, _table
-    _snapshot = None
+def forget_rates(*_args: Any, **_kwargs: Any) -> None:
+    """Drop this process's copy of the table; the next conversion reads it again. (Also the
+    receiver of the table's save and delete signals, hence the arguments it ignores.)"""
+    global _table
     _table = None
 
 
@@ -55,33 +46,22 @@ def rate_table() -> dict[str, ExchangeRate]:
     return rows
 
 
-def usd_per_unit() -> dict[str, Decimal]:
-    return _snapshot if _snapshot is not None else refresh_rates()
+def usd_per_unit(currency: str) -> Decimal | None:
+    """US dollars for one unit of `currency` (1 for the dollar), or None without a rate."""
+    code = (currency or "").upper()
+    rate = rate_table().get(code)
+    if rate is not None:
+        return rate.rate_to_usd
+    return Decimal(1) if code == "USD" else None
 
 
-def to_usd(amount: Decimal | float | int | None, currency: str) -> float | None:
-    """`amount` in `currency` as US dollars by the table, or None when either is unknown."""
-    if amount is None:
-        return None
-    rate = usd_per_unit().get((currency or "").upper())
-    if rate is None:
-        return None
-    return float(Decimal(amount) * rate)
-
-
-def rates_for(currencies: Iterable[str]) -> dict[str, ExchangeRate]:
-    """The table's rows (with their dates) for `currencies`, by code."""
-    codes = {(code or "").upper() for code in currencies}
-    return {rate.currency: rate for rate in ExchangeRate.objects.filter(currency__in=codes)}
-
-
-def convert(amount: Decimal, *, source: ExchangeRate, target: ExchangeRate) -> Decimal:
-    """`amount` in `source`'s currency, in `target`'s (to four decimal places)."""
-    return (amount * source.rate_to_usd / target.rate_to_usd).quantize(Decimal("0.0001"))
-
-
-def rate_date(*, source: ExchangeRate, target: ExchangeRate) -> date | None:
-    """The date of a conversion from `source` to `target`: the older of their rates' dates
-    (the US dollar, one dollar by definition, has none); None between dollars."""
-    dates = [rate.as_of for rate in (source, target) if rate.currency != "USD"]
+def conversion_date(source: str, target: str) -> date | None:
+    """The date of the rates converting `source` into `target`: the older of their dates (the
+    US dollar has none of its own); None when neither has one."""
+    table = rate_table()
+    dates = [
+        table[code].as_of
+        for code in {(source or "").upper(), (target or "").upper()}
+        if code != "USD" and code in table
+    ]
     return min(dates) if dates else None

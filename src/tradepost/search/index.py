@@ -23,13 +23,14 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import tantivy
 from django.conf import settings
 
-from tradepost.money.rates import to_usd
+from tradepost.money.amounts import Money
 from tradepost.search.analysis import PieceCache, analyze_cjk_grams, analyze_words, normalize
 from tradepost.search.documents import (
     MAX_CATEGORY_DEPTH,
@@ -80,6 +81,15 @@ PUBLISHED_SORT_FIELD = "published_us"
 #: Sort keys for listings without a USD price (they sort after priced listings either way).
 NO_PRICE_ASC = 1e15
 NO_PRICE_DESC = -1.0
+
+
+def _dollars(amount: Decimal | None, currency: str) -> float | None:
+    """A listed price in US dollars for the engine's price field (a float there: tantivy's
+    fast fields are numbers; the money itself is converted in `Decimal`)."""
+    if amount is None:
+        return None
+    dollars = Money(Decimal(amount), currency).to("USD")
+    return float(dollars.amount) if dollars is not None else None
 
 
 def build_schema() -> tantivy.Schema:
@@ -560,8 +570,8 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
     keys = sorted(title_keys | set(category_keys) | set(company_keys))
 
     lineage = shared.tree.lineage(record.category_id)
-    price_min = to_usd(record.price_min, record.currency)
-    price_max = to_usd(record.price_max, record.currency)
+    price_min = _dollars(record.price_min, record.currency)
+    price_max = _dollars(record.price_max, record.currency)
     if price_min is None:
         price_min = price_max
     if price_max is None:

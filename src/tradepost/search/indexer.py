@@ -31,7 +31,7 @@ from django.db.models import Max, Min
 from django.utils import timezone
 
 from tradepost.core.forking import forked_pool
-from tradepost.money.rates import refresh_rates
+from tradepost.money.rates import forget_rates
 from tradepost.search import documents
 from tradepost.search.documents import CategoryTree
 from tradepost.search.index import (
@@ -232,7 +232,7 @@ def rebuild(
     Returns the new state (already written), or None when stopped early (nothing
     committed).
     """
-    refresh_rates()
+    forget_rates()  # the rates as they are now, for every document of the rebuild
     last_id = IndexOutbox.objects.aggregate(last=Max("id"))["last"] or 0
     # Rows just below the position may belong to transactions still open (PostgreSQL).
     recent = set(
@@ -291,7 +291,7 @@ def apply_outbox(
     Raises IndexBusy when another indexer holds the writer.
     """
     report = ApplyReport()
-    refresh_rates()  # a rate changed since the last batch re-queued its listings
+    forget_rates()  # a rate changed since the last batch re-queued its listings
     state = read_state()
     if not _needs_rebuild(state) and not has_pending(state):
         return report

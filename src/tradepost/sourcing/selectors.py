@@ -26,7 +26,8 @@ from tradepost.core.currencies import is_currency
 from tradepost.core.ids import parse_id
 from tradepost.messaging.models import Conversation
 from tradepost.messaging.selectors import unanswered_inquiry_count, unread_message_count
-from tradepost.money.rates import convert, rate_date, rate_table
+from tradepost.money.amounts import Money
+from tradepost.money.rates import conversion_date, usd_per_unit
 from tradepost.sourcing.errors import AttachmentNotFound, QuotationNotFound, RequestNotFound
 from tradepost.sourcing.models import (
     Attachment,
@@ -305,22 +306,19 @@ def compare_quotations(
         unknown, currency = currency, "USD"
     quotations = list(quotations_for_buyer(buying_request=buying_request))
     responsiveness = supplier_responsiveness_many([q.supplier_id for q in quotations])
-    rates = rate_table()  # as the page's other prices are converted (read once a minute)
-    target = rates.get(currency)
     rows: list[ComparedQuotation] = []
     missing: set[str] = set()
     used_dates: list[date] = []
     for quotation in quotations:
-        source = rates.get(quotation.currency)
         as_of: date | None = None
-        if quotation.currency == currency:
-            price: Decimal | None = quotation.unit_price
-        elif source is None or target is None:
-            price = None
-            missing.add(quotation.currency if source is None else currency)
-        else:
-            price = convert(quotation.unit_price, source=source, target=target)
-            as_of = rate_date(source=source, target=target)
+        converted = Money(quotation.unit_price, quotation.currency).to(currency)
+        price: Decimal | None = converted.amount if converted is not None else None
+        if converted is None:
+            missing.add(
+                quotation.currency if usd_per_unit(quotation.currency) is None else currency
+            )
+        elif quotation.currency != currency:
+            as_of = conversion_date(quotation.currency, currency)
             if as_of is not None:
                 used_dates.append(as_of)
         rows.append(

@@ -3,11 +3,14 @@ from decimal import Decimal
 
 import pytest
 from django.utils import timezone
+from freezegun import freeze_time
 
 from tests.factories.accounts import make_operator, make_user
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_company
 from tests.factories.messaging import make_conversation, make_parties
+from tradepost.accounts.models import ThrottleHit
+from tradepost.accounts.throttle import throttle
 from tradepost.catalog.models import ProductStatus
 from tradepost.messaging import selectors, services
 from tradepost.messaging.errors import (
@@ -22,6 +25,8 @@ from tradepost.sourcing.responsiveness import supplier_responsiveness
 from tradepost.sourcing.selectors import request_id_of_conversation
 
 pytestmark = pytest.mark.django_db
+
+HOUR = timedelta(hours=1)
 
 
 def _counts() -> tuple[int, int, int]:
@@ -237,10 +242,8 @@ def test_inquiry_limit_per_hour_at_the_boundary(settings):
     assert _counts() == before
     # A colleague has their own allowance; an hour later the buyer has theirs back.
     services.inquiry_send(actor=p.buyer_colleague, company=suppliers[3], message="From me")
-    Conversation.objects.filter(buyer_user=p.buyer).update(
-        created_at=timezone.now() - timedelta(hours=1, seconds=1)
-    )
-    services.inquiry_send(actor=p.buyer, company=suppliers[3], message="Later")
+    with freeze_time(timezone.now() + timedelta(hours=1, seconds=1)):
+        services.inquiry_send(actor=p.buyer, company=suppliers[3], message="Later")
 
 
 def test_message_limit_per_hour_at_the_boundary(settings):
@@ -255,6 +258,49 @@ def test_message_limit_per_hour_at_the_boundary(settings):
     assert caught.value.code == MessagingErrorCode.MESSAGE_RATE_LIMIT
     assert _counts() == before
     services.message_send(actor=p.supplier_owner, conversation=conversation, body="fine")
+
+
+def test_the_limits_are_counted_by_the_one_rate_limiter(settings, rate_limit_store):
+    """Inquiries and messages are counts of `accounts.throttle` (in the database or the
+    shared cache): what the service counted, the throttle refuses, and a refusal counts
+    nothing."""
+    settings.TRADEPOST_INQUIRIES_PER_HOUR = 5
+    settings.TRADEPOST_MESSAGES_PER_HOUR = 2
+    p = make_parties()
+    conversation = make_conversation(p)  # one inquiry, one message
+    services.message_send(actor=p.buyer, conversation=conversation, body="second")
+    with pytest.raises(RateLimited) as caught:
+        services.message_send(actor=p.buyer, conversation=conversation, body="third")
+    assert caught.value.code == MessagingErrorCode.MESSAGE_RATE_LIMIT
+    assert "2 messages in the last hour" in caught.value.message
+
+    inquiries = services.sender_throttle_key(services.INQUIRY_KEY, p.buyer)
+    messages = services.sender_throttle_key(services.MESSAGE_KEY, p.buyer)
+    if rate_limit_store == "database":
+        hits = ThrottleHit.objects.filter(action=services.THROTTLE_ACTION)
+        assert hits.filter(key=inquiries).count() == 1
+        assert hits.filter(key=messages).count() == 2
+    # The throttle itself holds the counts: the messages' limit is spent, the inquiries' not.
+    assert not throttle(action=services.THROTTLE_ACTION, limits=[(messages, 2)], window=HOUR)
+    assert throttle(action=services.THROTTLE_ACTION, limits=[(inquiries, 2)], window=HOUR)
+
+
+def test_an_inquiry_is_refused_by_whichever_limit_is_spent(settings, rate_limit_store):
+    settings.TRADEPOST_INQUIRIES_PER_HOUR = 2
+    settings.TRADEPOST_MESSAGES_PER_HOUR = 2
+    p = make_parties()
+    conversation = make_conversation(p)
+    services.message_send(actor=p.buyer, conversation=conversation, body="second")
+    with pytest.raises(RateLimited) as caught:  # the same limit: the messages' is spent
+        services.inquiry_send(actor=p.buyer, company=make_company(), message="Hi")
+    assert caught.value.code == MessagingErrorCode.MESSAGE_RATE_LIMIT
+    # The refused inquiry took nothing from the inquiries' allowance.
+    settings.TRADEPOST_MESSAGES_PER_HOUR = 10
+    services.inquiry_send(actor=p.buyer, company=make_company(), message="Hi again")
+    with pytest.raises(RateLimited) as caught:
+        services.inquiry_send(actor=p.buyer, company=make_company(), message="And again")
+    assert caught.value.code == MessagingErrorCode.INQUIRY_RATE_LIMIT
+    assert "2 inquiries in the last hour" in caught.value.message
 
 
 def test_same_text_to_many_companies_is_flagged(settings):

@@ -389,6 +389,21 @@ def test_a_claimed_delivery_whose_worker_died_is_sent_again_when_its_claim_runs_
     assert len(receiver.received) == 1
 
 
+def test_the_timer_queues_a_lost_delivery_only_once_its_new_due_time_commits(
+    cast, receiver, django_capture_on_commit_callbacks
+):
+    add_endpoint(cast.owner, receiver.url)
+    with django_capture_on_commit_callbacks(execute=False):
+        emit_published(cast.company)  # its task is lost
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert services.deliveries_send_due(grace=timedelta(0)) == 1
+    assert receiver.received == [] and len(callbacks) == 1  # nothing queued before the commit
+    callbacks[0]()
+    delivery = WebhookDelivery.objects.get()
+    assert (delivery.status, delivery.attempts) == ("succeeded", 1)
+    assert len(receiver.received) == 1
+
+
 def test_old_events_are_pruned_with_their_deliveries(cast, receiver, capture_all, settings):
     add_endpoint(cast.owner, receiver.url)
     with capture_all():

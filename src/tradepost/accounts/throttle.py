@@ -1,10 +1,12 @@
 """The one rate limiter: attempts of an action counted per key over a sliding window.
 
-Sign-ups per client, password resets per address and per client (an hour each) and the API's
-requests per token or per client address (a minute, `tradepost.api.ratelimits`) are all counted
-here. Every app process and worker sees the same counts: in the shared cache (Redis) where
-REDIS_URL is set (TRADEPOST_RATE_LIMIT_STORE = "cache"), in the database (`ThrottleHit`)
-otherwise, and in the database too while Redis does not answer.
+Sign-ups per client, password resets per address and per client (an hour each), the API's
+requests per token or per client address (a minute, `tradepost.api.ratelimits`), logins from
+new devices (`accounts.devices`) and a person's inquiries and messages (an hour,
+`messaging.services`) are all counted here. Every app process and worker sees the same
+counts: in the shared cache (Redis) where REDIS_URL is set (TRADEPOST_RATE_LIMIT_STORE =
+"cache"), in the database (`ThrottleHit`) otherwise, and in the database too while Redis does
+not answer.
 
 Keys are hashes (`throttle_key`): neither an address nor a token is stored.
 """
@@ -40,13 +42,14 @@ class Throttled:
     `allowed`: whether it was counted (a refused attempt counts nowhere); `limit`: attempts the
     window holds; `remaining`: attempts left after this one; `reset`: seconds until the count
     drops (an attempt leaves the window); `retry_after`: seconds to wait before trying again
-    when refused (0 when allowed)."""
+    when refused (0 when allowed); `key`: the key of that limit (the one that refused)."""
 
     allowed: bool
     limit: int
     remaining: int
     reset: int
     retry_after: int = 0
+    key: str = ""
 
     def __bool__(self) -> bool:
         return self.allowed
@@ -97,9 +100,11 @@ def _throttle_in_database(
                 times = recent.order_by("created_at").values_list("created_at", flat=True)
                 frees_at: datetime = times[count - limit] if limit > 0 else now + window
                 wait = _seconds(frees_at + window - now)
-                return Throttled(False, limit, 0, wait, wait)
+                return Throttled(False, limit, 0, wait, wait, key)
             oldest: datetime = seen["oldest"] or now
-            answer = Throttled(True, limit, limit - count - 1, _seconds(oldest + window - now))
+            answer = Throttled(
+                True, limit, limit - count - 1, _seconds(oldest + window - now), key=key
+            )
             if tightest is None or answer.remaining < tightest.remaining:
                 tightest = answer
         ThrottleHit.objects.bulk_create(
@@ -144,10 +149,14 @@ def _throttle_in_cache(
         estimate = attempts + before * previous_weight
         if estimate > limit:
             wait = _wait_in_cache(attempts - 1, before, limit, elapsed, seconds)
-            refused = Throttled(False, limit, 0, wait, wait)
+            refused = Throttled(False, limit, 0, wait, wait, key)
             break
         answer = Throttled(
-            True, limit, max(0, math.floor(limit - estimate)), max(1, math.ceil(seconds - elapsed))
+            True,
+            limit,
+            max(0, math.floor(limit - estimate)),
+            max(1, math.ceil(seconds - elapsed)),
+            key=key,
         )
         if tightest is None or answer.remaining < tightest.remaining:
             tightest = answer

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator
+from tradepost.accounts.throttle import throttle, throttle_key
 from tradepost.audit.services import audit_record, field_changes
 from tradepost.catalog.models import Product, ProductStatus, Unit
 from tradepost.companies.actors import actor_for
@@ -62,7 +63,12 @@ from tradepost.notify.services import (
 
 #: The same text sent to this many different companies within a day is flagged.
 DUPLICATE_WINDOW = timedelta(hours=24)
+#: A person's inquiries and messages are limited per hour, counted by `accounts.throttle`
+#: under this action, a key per sender and kind (`sender_throttle_key`).
 RATE_WINDOW = timedelta(hours=1)
+THROTTLE_ACTION = "messaging"
+INQUIRY_KEY = "inquiry-sender"
+MESSAGE_KEY = "message-sender"
 QUANTITY_MAX = Decimal("99999999999")
 EMAIL_EXCERPT_LENGTH = 500
 
@@ -73,6 +79,11 @@ def inquiries_per_hour() -> int:
 
 def messages_per_hour() -> int:
     return int(settings.TRADEPOST_MESSAGES_PER_HOUR)
+
+
+def sender_throttle_key(kind: str, actor: User) -> str:
+    """The throttle's key for `actor`'s inquiries (INQUIRY_KEY) or messages (MESSAGE_KEY)."""
+    return throttle_key(kind, str(actor.pk))
 
 
 def duplicate_companies_threshold() -> int:
@@ -249,26 +260,29 @@ def _lock_sender(actor: User) -> None:
     users.values_list("pk", flat=True).first()
 
 
-def _check_inquiry_rate(actor: User, now: datetime) -> None:
-    limit = inquiries_per_hour()
-    sent = Conversation.objects.filter(buyer_user=actor, created_at__gt=now - RATE_WINDOW).count()
-    if sent >= limit:
+def _count_sending(actor: User, *, inquiry: bool) -> None:
+    """Count one message of the actor (and one inquiry when it opens a conversation) with the
+    one rate limiter, or refuse it when the hour already holds the limit. Called after
+    `_lock_sender`, in the sending transaction: in the database store the counts commit or
+    roll back with the message, and the lock keeps two sends of one person from both taking
+    the last one (the cache store counts atomically by itself)."""
+    limits = [(sender_throttle_key(MESSAGE_KEY, actor), messages_per_hour())]
+    if inquiry:
+        limits.insert(0, (sender_throttle_key(INQUIRY_KEY, actor), inquiries_per_hour()))
+    answer = throttle(action=THROTTLE_ACTION, limits=limits, window=RATE_WINDOW)
+    if answer:
+        return
+    if inquiry and answer.key == limits[0][0]:
         raise RateLimited(
             MessagingErrorCode.INQUIRY_RATE_LIMIT,
             _("You have sent %(limit)d inquiries in the last hour. Please try again later.")
-            % {"limit": limit},
+            % {"limit": answer.limit},
         )
-
-
-def _check_message_rate(actor: User, now: datetime) -> None:
-    limit = messages_per_hour()
-    sent = Message.objects.filter(sender_user=actor, created_at__gt=now - RATE_WINDOW).count()
-    if sent >= limit:
-        raise RateLimited(
-            MessagingErrorCode.MESSAGE_RATE_LIMIT,
-            _("You have sent %(limit)d messages in the last hour. Please try again later.")
-            % {"limit": limit},
-        )
+    raise RateLimited(
+        MessagingErrorCode.MESSAGE_RATE_LIMIT,
+        _("You have sent %(limit)d messages in the last hour. Please try again later.")
+        % {"limit": answer.limit},
+    )
 
 
 def _flag_copies(message: Message, now: datetime) -> None:
@@ -363,8 +377,7 @@ def inquiry_send(
     with transaction.atomic():
         _lock_sender(actor)
         now = timezone.now()
-        _check_inquiry_rate(actor, now)
-        _check_message_rate(actor, now)
+        _count_sending(actor, inquiry=True)
         conversation = Conversation(
             buyer_company_id=sender.pk,
             buyer_user=actor,
@@ -429,7 +442,7 @@ def message_send(
     with transaction.atomic():
         _lock_sender(actor)
         now = timezone.now()
-        _check_message_rate(actor, now)
+        _count_sending(actor, inquiry=False)
         locked = Conversation.objects.select_for_update(no_key=True).get(pk=conversation.pk)
         message = _add_message(
             conversation=locked, actor=actor, company_id=company_id, body=text, now=now

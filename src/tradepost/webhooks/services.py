@@ -60,7 +60,7 @@ from tradepost.webhooks.models import (
     WebhookEndpoint,
     WebhookEvent,
 )
-from tradepost.webhooks.outbox import TEST_EVENT, new_deliveries, new_event
+from tradepost.webhooks.outbox import TEST_EVENT, new_deliveries, new_event, queue_after_commit
 from tradepost.webhooks.selectors import require_webhook_manager
 from tradepost.webhooks.signing import (
     SIGNATURE_HEADER,
@@ -560,10 +560,9 @@ def deliveries_send_due(*, now: datetime | None = None, grace: timedelta | None 
     TRADEPOST_WEBHOOKS_SWEEP_GRACE_SECONDS): their task was lost (a
     worker killed mid-delivery leaves its claim to run out) or never queued (the process
     died between the commit and the queue), or the queue cannot defer retries. Each is
-    stamped due now as it is queued, so the next run does not queue it again at once.
-    Answers how many were queued."""
-    from tradepost.webhooks.tasks import deliver_webhook
-
+    stamped due now and queued once the stamp commits (at once outside a transaction, as in
+    the worker's timer), so the next run does not queue it again at once. Answers how many
+    were queued."""
     now = now or timezone.now()
     if grace is None:
         grace = timedelta(seconds=float(settings.TRADEPOST_WEBHOOKS_SWEEP_GRACE_SECONDS))
@@ -576,11 +575,11 @@ def deliveries_send_due(*, now: datetime | None = None, grace: timedelta | None 
     )
     if not due:
         return 0
-    WebhookDelivery.objects.filter(pk__in=due, status=DeliveryStatus.PENDING).update(
-        next_attempt_at=now
-    )
-    for delivery_id in due:
-        deliver_webhook.enqueue(delivery_id=delivery_id)
+    with transaction.atomic():
+        WebhookDelivery.objects.filter(pk__in=due, status=DeliveryStatus.PENDING).update(
+            next_attempt_at=now
+        )
+        queue_after_commit(due)
     return len(due)
 
 

@@ -98,9 +98,12 @@ def test_the_queue_in_simplified_chinese(cast, reported, client):
     assert "&lt;script&gt;alert(1)&lt;/script&gt; 假货" in html and "<script>alert(1)" not in html
     assert cast.outsider.email in html
     assert "没有被暂停或封禁的公司" in html
-    for page in ("99", "abc", "-1"):  # past the end, or no page number: the nearest page
-        past = client.get(page_url("trust:reports", "zh-hans"), {"page": page})
-        assert past.status_code == 200 and "Vacuum flask 500 ml" in past.content.decode()
+    for page in ("abc", "-1"):  # no page number: the first page
+        first = client.get(page_url("trust:reports", "zh-hans"), {"page": page})
+        assert first.status_code == 200 and "Vacuum flask 500 ml" in first.content.decode()
+    # Past the end: no reports, the true count and the way back (web.pagination, ADR 0014).
+    past = client.get(page_url("trust:reports", "zh-hans"), {"page": "99"}).content.decode()
+    assert "Vacuum flask 500 ml" not in past and "此页已超出全部 1 个结果的范围。" in past
     desk = client.get(page_url("insights:operator_desk", "zh-hans")).content.decode()
     assert "2 条举报等待运营人员处理" in desk and page_url("trust:reports", "zh-hans") in desk
 

@@ -297,7 +297,7 @@ def test_a_page_past_the_end_says_so_and_links_to_the_last_page(client, db):
     assert "search-zero" not in html
     assert "Nothing matches" not in html
     assert "This page is past the end of the 24 results." in html
-    block = html.split('class="empty search-past-end"', 1)[1].split("</div>", 1)[0]
+    block = html.split('class="empty past-end"', 1)[1].split("</div>", 1)[0]
     last, first = (unescape(href) for href in re.findall(r'<a href="([^"]+)"', block))
     assert parse_qs(urlparse(last).query) == {"q": ["vacuum flask"], "page": ["2"]}
     assert parse_qs(urlparse(first).query) == {"q": ["vacuum flask"]}

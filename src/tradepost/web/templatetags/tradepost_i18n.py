@@ -23,6 +23,7 @@ from django.utils.translation import get_language
 
 from tradepost.core.chinese_scripts import SIMPLIFIED, convert_script
 from tradepost.core.languages import babel_date_locale, normalise_ui_language
+from tradepost.web.pagination import page_number
 
 register = template.Library()
 
@@ -72,10 +73,8 @@ def _page_suffix(request: HttpRequest, keyword: str = "") -> str:
     number, or the words of a keyword page (a search indexed by its words alone)."""
     if keyword:
         return "?" + urlencode({"q": keyword})
-    page = request.GET.get("page", "")
-    if page.isdigit() and 1 < int(page) < 10**9:
-        return f"?page={int(page)}"
-    return ""
+    page = page_number(request)  # the page shown (web.pagination)
+    return f"?page={page}" if page > 1 else ""
 
 
 @register.simple_tag(takes_context=True)

@@ -19,6 +19,7 @@ from tradepost.reviews.selectors import latest_reviews
 from tradepost.sourcing.responsiveness import supplier_responsiveness
 from tradepost.trust.selectors import public_verification
 from tradepost.web.badges import gold_ids
+from tradepost.web.pagination import from_clamped, page_number, paginate
 from tradepost.web.templatetags.tradepost_catalog import (
     absolute_url,
     product_structured_data,
@@ -49,9 +50,12 @@ def category_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if category is None:
         raise Http404
     sort = catalog.normalise_sort(request.GET.get("sort"))
-    page, cards = catalog.category_product_page(
-        category=category, language=language, sort=sort, page_number=request.GET.get("page")
+    number = page_number(request)
+    listed, cards = catalog.category_product_page(
+        category=category, language=language, sort=sort, page_number=number
     )
+    page = from_clamped(request, listed, number=number)
+    cards = cards if page.object_list else []
     # The paid showcase of this category, in its own labelled block (ADR 0026).
     showcase_cards = (
         category_showcase(language=language, category=category) if page.number == 1 else []
@@ -115,11 +119,7 @@ def product_detail(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
 def company_directory(request: HttpRequest) -> HttpResponse:
     language = _language()
     filters = companies.directory_filters(request.GET.get("country"), request.GET.get("type"))
-    page = catalog.paginate(
-        companies.company_directory(filters),
-        request.GET.get("page"),
-        companies.COMPANIES_PER_PAGE,
-    )
+    page = paginate(request, companies.company_directory(filters), companies.COMPANIES_PER_PAGE)
     profiles = [companies.company_profile(c, language=language) for c in page.object_list]
     context = {
         "filters": filters,
@@ -140,9 +140,12 @@ def company_detail(request: HttpRequest, slug: str) -> HttpResponse:
     reviews = latest_reviews(company=company)
     for review in reviews:
         review.buyer_name = review.buyer.name_for(language) if review.buyer else ""  # type: ignore[attr-defined]
-    page, cards = catalog.company_product_page(
-        company_id=company.pk, language=language, page_number=request.GET.get("page")
+    number = page_number(request)
+    listed, cards = catalog.company_product_page(
+        company_id=company.pk, language=language, page_number=number
     )
+    page = from_clamped(request, listed, number=number)
+    cards = cards if page.object_list else []
     context = {
         "profile": companies.company_profile(company, language=language),
         "company": company,

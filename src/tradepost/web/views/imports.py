@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -29,6 +28,7 @@ from tradepost.imports.forms import ConfirmForm, RecheckForm, UploadForm
 from tradepost.imports.models import ImportFormat, ImportJob, ImportStatus
 from tradepost.imports.reading import ENCODINGS, max_bytes, max_rows, megabytes
 from tradepost.web.guards import company_required
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.templatetags.tradepost_catalog import format_number
 from tradepost.web.views.accounts import AuthenticatedRequest
@@ -91,7 +91,7 @@ def imports_page(request: AuthenticatedRequest, company: Company) -> HttpRespons
 def import_detail(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     job = selectors.access_import(user=request.user, import_id=pk)
     rows = selectors.job_rows(job)
-    page = Paginator(rows, ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    page = paginate(request, rows, ROWS_PER_PAGE)
     for row in page.object_list:
         for flag in row.warnings:
             flag["damage_label"] = selectors.damage_label(flag["damage"])

@@ -13,7 +13,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
@@ -32,6 +31,7 @@ from tradepost.membership.invoices import invoice_context
 from tradepost.membership.models import SubscriptionKind
 from tradepost.trust.selectors import company_verification
 from tradepost.web.guards import actor, company_required
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 PER_PAGE = 20
@@ -81,7 +81,7 @@ def plans(request: HttpRequest) -> HttpResponse:
 @company_required(operators_to="membership:payments")
 @require_GET
 def overview(request: HttpRequest, company: Company) -> HttpResponse:
-    page = Paginator(selectors.invoices_of(company), PER_PAGE).get_page(request.GET.get("page"))
+    page = paginate(request, selectors.invoices_of(company), PER_PAGE)
     return render(
         request,
         "membership/overview.html",
@@ -211,9 +211,7 @@ def invoice_pdf(request: HttpRequest, invoice_id: int) -> HttpResponse:
 def payments(request: HttpRequest) -> HttpResponse:
     if not is_operator(request.user):
         raise Http404
-    page = Paginator(selectors.invoices_awaiting_payment(user=request.user), PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = paginate(request, selectors.invoices_awaiting_payment(user=request.user), PER_PAGE)
     return render(request, "membership/payments.html", {"page": page})
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
@@ -29,6 +28,7 @@ from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
 from tradepost.sourcing import selectors as sourcing_selectors
 from tradepost.web.guards import actor
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
@@ -93,9 +93,7 @@ def inquiry_create(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 def inbox(request: AuthenticatedRequest) -> HttpResponse:
     mine = actor(request).company
-    page = Paginator(selectors.inbox(user=request.user), CONVERSATIONS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = paginate(request, selectors.inbox(user=request.user), CONVERSATIONS_PER_PAGE)
     language = get_language() or "en"
     rows = []
     for conversation in page.object_list:
@@ -212,9 +210,9 @@ def attachment(
 
 @login_required
 def notifications(request: AuthenticatedRequest) -> HttpResponse:
-    page = Paginator(
-        notify_selectors.notifications_for(user=request.user), NOTIFICATIONS_PER_PAGE
-    ).get_page(request.GET.get("page"))
+    page = paginate(
+        request, notify_selectors.notifications_for(user=request.user), NOTIFICATIONS_PER_PAGE
+    )
     language = get_language() or "en"
     items = [
         {

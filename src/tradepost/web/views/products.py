@@ -12,7 +12,6 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
@@ -36,6 +35,7 @@ from tradepost.catalog.permissions import access_product, managed_products
 from tradepost.companies.models import Company
 from tradepost.core.languages import LISTING_LANGUAGES, UI_LANGUAGES
 from tradepost.web.guards import NAMED_BY_OPERATORS, company_required
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 PRODUCTS_PER_PAGE = 20
@@ -66,7 +66,7 @@ def product_list(request: HttpRequest, company: Company) -> HttpResponse:
     if status not in dict(LISTED_STATUSES):
         status = ""
     products = managed_products(company, status=status or None)
-    page = Paginator(products, PRODUCTS_PER_PAGE).get_page(request.GET.get("page"))
+    page = paginate(request, products, PRODUCTS_PER_PAGE)
     language = get_language()
     for product in page.object_list:
         product.category_name = product.category.name_for(language)  # type: ignore[attr-defined]
@@ -103,7 +103,6 @@ def product_list(request: HttpRequest, company: Company) -> HttpResponse:
             "page": page,
             "status": status,
             "filters": filters,
-            "page_query": urlencode({**company_query, **({"status": status} if status else {})}),
             "create_query": urlencode(company_query),
         },
     )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -29,6 +28,7 @@ from tradepost.reviews.errors import ReviewError
 from tradepost.reviews.forms import HideForm, ReplyForm, ReviewForm
 from tradepost.reviews.models import Review
 from tradepost.sourcing.selectors import access_quotation
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 REVIEWS_PER_PAGE = 10
@@ -50,9 +50,9 @@ def company_reviews(request: HttpRequest, slug: str) -> HttpResponse:
     company = get_public_company(slug)
     if company is None:
         raise Http404
-    page = Paginator(
-        selectors.company_reviews(company=company, viewer=request.user), REVIEWS_PER_PAGE
-    ).get_page(request.GET.get("page"))
+    page = paginate(
+        request, selectors.company_reviews(company=company, viewer=request.user), REVIEWS_PER_PAGE
+    )
     replies = selectors.replies_for(user=request.user, company=company)
     now = timezone.now()
     language = _language()

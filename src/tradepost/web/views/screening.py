@@ -11,7 +11,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -31,6 +30,7 @@ from tradepost.screening.forms import (
 )
 from tradepost.screening.models import BannedTerm
 from tradepost.web.guards import operator_only
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
@@ -52,7 +52,7 @@ def _terms_page(
         language = ""
     active = _ACTIVE_FILTER.get(request.GET.get("active", ""))
     terms = selectors.banned_terms(query=query, language=language, active=active)
-    page = Paginator(terms, TERMS_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = paginate(request, terms, TERMS_PAGE_SIZE)
     context = {
         "page": page,
         "query": query,
@@ -193,7 +193,7 @@ def term_delete(request: AuthenticatedRequest, banned_term_id: int) -> HttpRespo
 @require_GET
 def held(request: AuthenticatedRequest) -> HttpResponse:
     operator_only(request)
-    page = Paginator(held_listings(), HELD_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = paginate(request, held_listings(), HELD_PAGE_SIZE)
     items = [
         {
             "review": review,

@@ -24,6 +24,7 @@ from tradepost.insights.counting import mark_search_impressions
 from tradepost.search import selectors as search
 from tradepost.search.selectors import Facet
 from tradepost.web.badges import gold_ids
+from tradepost.web.pagination import Page, cut_page, page_number
 
 TABS = ("products", "companies", "requests")
 #: Longer queries are cut here (nobody types more; the service copes either way).
@@ -173,29 +174,17 @@ def _category_path(
     return crumbs
 
 
-def _page_number(raw: str) -> int:
-    """The page asked for; anything that is not a plain number is the first page (the
-    service caps it to the last page it serves)."""
-    raw = raw.strip()
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 1
-
-
-def _page_links(current: dict[str, list[str]], page: int, num_pages: int) -> dict[str, Any]:
-    def link(number: int) -> str:
-        params = dict(current)
-        if number > 1:
-            params["page"] = [str(number)]
-        return _href(params)
-
-    return {
-        "number": page,
-        "num_pages": num_pages,
-        "previous": link(page - 1) if page > 1 else None,
-        "next": link(page + 1) if page < num_pages else None,
-        # For a page past the end (?page=99999): the way back to the results.
-        "first": link(1),
-        "last": link(num_pages),
-    }
+def _pages(result: Any, current: dict[str, list[str]], asked: int) -> Page[Any]:
+    """The result's page for the shared pagination links (and, past the end, the way back),
+    which keep the search's other parameters."""
+    return cut_page(
+        result.hits,
+        number=asked,
+        count=result.total,
+        per_page=result.per_page,
+        max_page=search.MAX_PAGE,
+        params=[(name, value) for name, values in current.items() for value in values],
+    )
 
 
 def search_page(request: HttpRequest) -> HttpResponse:
@@ -208,7 +197,9 @@ def search_page(request: HttpRequest) -> HttpResponse:
         current["q"] = [query]
     else:
         current.pop("q", None)
-    page = _page_number(request.GET.get("page", ""))
+    # Past the end the engine answers no hits and the total; it serves search.MAX_PAGE pages.
+    asked = page_number(request)
+    page = min(asked, search.MAX_PAGE)
     context: dict[str, Any] = {"search_query": query, "search_tab": tab}
 
     searches = {
@@ -219,13 +210,17 @@ def search_page(request: HttpRequest) -> HttpResponse:
     result, tab_context = searches[tab](
         request, query=query, language=language, page=page, current=current
     )
+    if asked > result.page:
+        # Above the deepest page the engine serves it answers that page: this one is past
+        # the end (web.pagination), it shows no hits.
+        result.hits = []
     context.update(tab_context)
     context.update(
         {
             "result": result,
             "selected_filter_count": _selected_filter_count(current),
             "facets": _facet_views(result.facets, current),
-            "pages": _page_links(current, result.page, result.num_pages),
+            "pages": _pages(result, current, asked),
             **_tab_links(query),
         }
     )

@@ -12,7 +12,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -41,6 +40,7 @@ from tradepost.sourcing.forms import (
 from tradepost.sourcing.models import BuyingRequest, Quotation
 from tradepost.web.display_currency import viewer_display_currency
 from tradepost.web.guards import actor, company_required
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_refusal, show_on_form
 
 PER_PAGE = 20
@@ -71,9 +71,7 @@ def request_board(request: HttpRequest) -> HttpResponse:
         quantity_max=_decimal(parsed.quantity_max),
         posted_within_days=parsed.posted_within_days,
     )
-    page = Paginator(selectors.open_requests(filters=filters), PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = paginate(request, selectors.open_requests(filters=filters), PER_PAGE)
     _decorate(page.object_list, language)
     return render(
         request,
@@ -190,9 +188,7 @@ def request_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 @company_required()
 def my_requests(request: HttpRequest, company: Company) -> HttpResponse:
-    page = Paginator(selectors.requests_of_company(company_id=company.pk), PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = paginate(request, selectors.requests_of_company(company_id=company.pk), PER_PAGE)
     language = get_language()
     for item in page.object_list:
         item.category_name = item.category.name_for(language)  # type: ignore[attr-defined]
@@ -201,9 +197,7 @@ def my_requests(request: HttpRequest, company: Company) -> HttpResponse:
 
 @company_required()
 def my_quotations(request: HttpRequest, company: Company) -> HttpResponse:
-    page = Paginator(selectors.quotations_of_supplier(company_id=company.pk), PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = paginate(request, selectors.quotations_of_supplier(company_id=company.pk), PER_PAGE)
     return render(
         request,
         "sourcing/my_quotations.html",

@@ -11,7 +11,6 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
@@ -25,6 +24,7 @@ from tradepost.trust.documents import document_response, max_document_bytes, max
 from tradepost.trust.errors import TrustError
 from tradepost.trust.forms import ApproveForm, RejectForm, VerificationSubmitForm
 from tradepost.web.guards import actor, company_required, denied, operator_only
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
@@ -95,9 +95,7 @@ def document(request: AuthenticatedRequest, document_id: int) -> FileResponse:
 @require_GET
 def queue(request: AuthenticatedRequest) -> HttpResponse:
     operator_only(request)
-    page = Paginator(selectors.verification_queue(), QUEUE_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    page = paginate(request, selectors.verification_queue(), QUEUE_PAGE_SIZE)
     items = [
         {
             "verification": item,

@@ -17,7 +17,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -31,6 +30,7 @@ from tradepost.trust.forms import DecisionForm, ModerationForm, ReportForm
 from tradepost.trust.models import ModerationAction, ReportTarget
 from tradepost.trust.selectors import ReportGroup, Subject
 from tradepost.web.guards import operator_only
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 
@@ -119,7 +119,7 @@ def _decision_form(group: ReportGroup) -> DecisionForm:
 @require_GET
 def report_queue(request: AuthenticatedRequest) -> HttpResponse:
     operator_only(request)
-    page = Paginator(selectors.report_targets(), QUEUE_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = paginate(request, selectors.report_targets(), QUEUE_PAGE_SIZE)
     items = [
         {"group": group, "url": _operator_url(group), "form": _decision_form(group)}
         for group in selectors.report_groups(page.object_list)

@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -23,6 +22,7 @@ from django.views.decorators.http import require_POST
 
 from tradepost.companies.models import Company
 from tradepost.web.guards import company_required
+from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_refusal, show_on_form
 from tradepost.web.views.accounts import AuthenticatedRequest
 from tradepost.webhooks import selectors, services
@@ -110,9 +110,7 @@ def endpoint_detail(
             messages.success(request, _("The endpoint is saved."))
             return redirect("webhooks:detail", endpoint_id=endpoint.pk)
     status_filter = _log_status(request)
-    log = Paginator(
-        selectors.deliveries_of(endpoint, status=status_filter), LOG_PAGE_SIZE
-    ).get_page(request.GET.get("page"))
+    log = paginate(request, selectors.deliveries_of(endpoint, status=status_filter), LOG_PAGE_SIZE)
     context = {
         "endpoint": endpoint,
         "form": form,

@@ -1,5 +1,5 @@
 """The model's own validation skips the product fields whose cleaner covers it
-(`catalog.services._CLEANER_COVERED`): every value such a cleaner accepts, the model field
+(`catalog.services.fields._CLEANER_COVERED`): every value such a cleaner accepts, the model field
 accepts too. Fed the same hostile values, a cleaner made laxer than its model field (a longer
 limit, a choice the field lacks) fails here."""
 
@@ -16,6 +16,8 @@ from tests.factories.companies import make_trader
 from tradepost.catalog import services as catalog
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import Category, Product
+from tradepost.catalog.services import fields
+from tradepost.core.cleaning import FieldInvalid
 
 pytestmark = pytest.mark.django_db
 
@@ -80,9 +82,9 @@ def _values(target: str) -> list[Any]:
 
 
 def test_every_field_the_model_skips_has_a_cleaner_and_no_number_is_among_them():
-    assert catalog._CLEANER_COVERED
-    assert not catalog._CLEANER_COVERED & catalog._DECIMAL_FIELDS
-    for target in catalog._CLEANER_COVERED:
+    assert fields._CLEANER_COVERED
+    assert not fields._CLEANER_COVERED & fields._DECIMAL_FIELDS
+    for target in fields._CLEANER_COVERED:
         assert not isinstance(Product._meta.get_field(target), type(Product._meta.get_field("moq")))
 
 
@@ -90,19 +92,19 @@ def test_every_field_the_model_skips_has_a_cleaner_and_no_number_is_among_them()
     "name",
     sorted(
         name
-        for name, (target, _cleaner, _options) in catalog._FIELD_CLEANERS.items()
-        if target in catalog._CLEANER_COVERED
+        for name, (target, _cleaner, _options) in fields._FIELD_CLEANERS.items()
+        if target in fields._CLEANER_COVERED
     ),
 )
 def test_what_a_covering_cleaner_accepts_the_model_field_accepts(name):
-    target, cleaner, options = catalog._FIELD_CLEANERS[name]
+    target, cleaner, options = fields._FIELD_CLEANERS[name]
     field = Product._meta.get_field(target)
     instance = Product()
     accepted = 0
     for value in _values(target):
         try:
             clean = cleaner(value, **options)
-        except (catalog.FieldInvalid, UnicodeError):
+        except (FieldInvalid, UnicodeError):
             # (The HTML sanitiser cannot encode a lone surrogate: none reaches a cleaner,
             # the request guard and the import's reader replace or refuse them before.)
             continue

@@ -17,6 +17,7 @@ from tests.imports.conftest import Supplier
 from tradepost.catalog import services as catalog
 from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import Product, ProductStatus, ProductTranslation
+from tradepost.catalog.services import products as catalog_products
 from tradepost.imports import kept, running
 from tradepost.imports.models import ImportJob, ImportStatus
 from tradepost.search import sources
@@ -221,13 +222,13 @@ def test_a_batch_the_database_refuses_is_written_row_by_row(monkeypatch):
 def _cleanings(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Each `_clean_fields` of the catalogue from now on (`creating` of each)."""
     cleaned: list[bool] = []
-    clean_fields = catalog._clean_fields
+    clean_fields = catalog_products._clean_fields
 
     def spy(data: Any, *, creating: bool) -> Any:
         cleaned.append(creating)
         return clean_fields(data, creating=creating)
 
-    monkeypatch.setattr(catalog, "_clean_fields", spy)
+    monkeypatch.setattr(catalog_products, "_clean_fields", spy)
     return cleaned
 
 
@@ -307,13 +308,13 @@ def test_the_write_checks_each_new_translation_once(monkeypatch):
     rows = product_rows(5, title_zh_hans="保温杯")
     job = supplier.upload_rows(rows, mode="valid", inline=True)
     checked: list[str] = []
-    translation_check = catalog.product_translation_check
+    translation_check = catalog_products.product_translation_check
 
     def spy(**arguments: Any) -> Any:
         checked.append(arguments["language"])
         return translation_check(**arguments)
 
-    monkeypatch.setattr(catalog, "product_translation_check", spy)
+    monkeypatch.setattr(catalog_products, "product_translation_check", spy)
     job = supplier.confirm(job, inline=True)
     assert job.created_count == 5
     assert checked == []  # by the check, kept with the row: the batch writes them as checked

@@ -65,7 +65,7 @@ def test_refused_quotation_leaves_no_notification():
     assert Notification.objects.count() == 0
 
 
-def test_award_notifies_the_winner_and_the_other_suppliers():
+def test_award_notifies_the_winner_and_the_other_suppliers(django_capture_on_commit_callbacks):
     buyer, _company = make_trader(country="NL")
     request = make_request(actor=buyer, title="LED panels")
     winner, winner_company = make_trader()
@@ -78,7 +78,8 @@ def test_award_notifies_the_winner_and_the_other_suppliers():
     services.quotation_decline(actor=buyer, quotation=declined, reason="Too expensive")
     Notification.objects.all().delete()
 
-    services.quotation_award(actor=buyer, quotation=won)
+    with django_capture_on_commit_callbacks(execute=True):  # told by a task after the commit
+        services.quotation_award(actor=buyer, quotation=won)
 
     assert _kinds(winner) == [NotificationKind.QUOTATION_AWARDED]
     assert _kinds(winner_colleague) == [NotificationKind.QUOTATION_AWARDED]

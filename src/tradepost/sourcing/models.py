@@ -84,6 +84,8 @@ class BuyingRequest(models.Model):
     expiring_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
     # When matching suppliers were told about the new request (once per request).
     matched_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When the quoting suppliers were told the outcome of the award (once per request).
+    award_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 

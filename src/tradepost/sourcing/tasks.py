@@ -26,6 +26,7 @@ from tradepost.notify.services import (
 from tradepost.search.selectors import search_products
 from tradepost.sourcing.first_look import alert_delay, gives_first_look
 from tradepost.sourcing.models import BuyingRequest, MatchAlert, RequestStatus
+from tradepost.sourcing.notices import email_quoting_supplier, notify_company
 
 #: Search hits looked at for a new request, and suppliers told at most.
 MATCH_HITS = 50
@@ -36,6 +37,13 @@ MATCH_SUPPLIERS_MAX = 20
 def notify_request_matched(request_id: int) -> int:
     """Tell suppliers whose products match a new buying request (see `request_notify_matched`)."""
     return request_notify_matched(request_id=request_id)
+
+
+@task()
+def notify_award_result(request_id: int) -> int:
+    """Tell the suppliers that quoted on an awarded request its outcome (see
+    `request_notify_award`); enqueued when the award commits."""
+    return request_notify_award(request_id=request_id)
 
 
 def matching_supplier_ids(request: BuyingRequest) -> list[int]:
@@ -188,3 +196,39 @@ def _email_matched(user: Any, *, request: BuyingRequest, first_look: bool = Fals
         },
         language=language,
     )
+
+
+def request_notify_award(*, request_id: int, now: datetime | None = None) -> int:
+    """Tell every company that quoted on an awarded request whether it won: each active
+    member in the app (awarded or not selected), and the person who quoted by email, in
+    their language. A request is told once: `award_notified_at` is claimed by a conditional
+    UPDATE in the transaction that writes the notifications and queues the emails. Returns
+    how many quotations' suppliers were told."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        claimed = BuyingRequest.objects.filter(
+            pk=request_id, status=RequestStatus.AWARDED, award_notified_at__isnull=True
+        ).update(award_notified_at=now)
+        if not claimed:
+            return 0
+        request = BuyingRequest.objects.get(pk=request_id)
+        quotations = list(request.quotations.select_related("created_by").order_by("pk"))
+        for quotation in quotations:
+            email_quoting_supplier(
+                quotation,
+                request=request,
+                template="sourcing_award_result",
+                subject=gettext_lazy("The outcome of a buying request you quoted on"),
+            )
+            notify_company(
+                company_id=quotation.supplier_id,
+                kind=(
+                    NotificationKind.QUOTATION_AWARDED
+                    if quotation.pk == request.awarded_quotation_id
+                    else NotificationKind.QUOTATION_NOT_SELECTED
+                ),
+                subject=request.title,
+                link=("sourcing:request_detail", request.pk),
+                now=now,
+            )
+    return len(quotations)

@@ -1,0 +1,78 @@
+"""What the sourcing app tells people: in-app notifications to every active member of a
+company, and emails in the recipient's language (the services' and the tasks' alike)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.urls import reverse
+from django.utils import translation
+
+from tradepost.companies.models import Company, Membership
+from tradepost.core.languages import normalise_ui_language
+from tradepost.notify.services import absolute_url, notification_create, queue_email
+from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus
+
+
+def notify_company(
+    *,
+    company_id: int,
+    kind: str,
+    subject: str,
+    link: tuple[str, int],
+    from_company: Company | None = None,
+    now: datetime | None = None,
+) -> None:
+    """One notification for every active member of a company, inside the caller's
+    transaction. `from_company` is named in each member's own language."""
+    name, pk = link
+    with translation.override("en"):
+        path = reverse(name, args=[pk])
+    members = (
+        Membership.objects.filter(company_id=company_id, user__is_active=True)
+        .select_related("user")
+        .order_by("pk")
+    )
+    for member in members:
+        params = {"subject": subject}
+        if from_company is not None:
+            language = normalise_ui_language(member.user.preferred_language)
+            params["company"] = from_company.name_for(language)
+        notification_create(recipient=member.user, kind=kind, params=params, link=path, now=now)
+
+
+def email_user(user: Any, *, template: str, subject: Any, context: dict[str, Any]) -> None:
+    """Queue an email to `user` in their language; `context["link_path"]` (a URL name and an
+    id) becomes the absolute `link` in that language."""
+    language = normalise_ui_language(user.preferred_language)
+    name, pk = context.pop("link_path")
+    with translation.override(language):
+        link = absolute_url(reverse(name, args=[pk]))
+    queue_email(
+        to=user.email,
+        subject=subject,
+        template=template,
+        context={**context, "link": link},
+        language=language,
+    )
+
+
+def email_quoting_supplier(
+    quotation: Quotation, *, request: BuyingRequest, template: str, subject: Any
+) -> None:
+    """Email the person who wrote `quotation` (when still active) about its request."""
+    user = quotation.created_by
+    if user is None or not user.is_active:
+        return
+    email_user(
+        user,
+        template=template,
+        subject=subject,
+        context={
+            "request_title": request.title,
+            "won": quotation.status == QuotationStatus.AWARDED,
+            "status": quotation.status,
+            "link_path": ("sourcing:request_detail", request.pk),
+        },
+    )

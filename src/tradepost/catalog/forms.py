@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from tradepost.catalog.models import Category, PaymentTerm, Product, Unit
 from tradepost.core.countries import country_choices
 from tradepost.core.currencies import currency_choices
+from tradepost.core.form_fields import ChoiceList, ChoiceText
 from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
 
@@ -63,8 +64,8 @@ class ProductForm(forms.Form):
     title = forms.CharField(
         label=_("Title"), required=False, widget=forms.TextInput(attrs={"maxlength": 200})
     )
-    original_language = forms.ChoiceField(
-        label=_("Language of this listing"), choices=LISTING_LANGUAGES, initial="en"
+    original_language = ChoiceText(
+        label=_("Language of this listing"), choices=LISTING_LANGUAGES, initial="en", required=False
     )
     sku = forms.CharField(
         label=_("SKU"),
@@ -75,7 +76,7 @@ class ProductForm(forms.Form):
             "product by it."
         ),
     )
-    category_id = forms.TypedChoiceField(label=_("Category"), coerce=int, required=False)
+    category_id = ChoiceText(label=_("Category"), required=False)
     description = forms.CharField(
         label=_("Description"),
         required=False,
@@ -98,18 +99,18 @@ class ProductForm(forms.Form):
         help_text=_("Other words buyers may search for, separated by commas."),
     )
     moq = forms.DecimalField(label=_("Minimum order quantity"), required=False)
-    moq_unit = forms.ChoiceField(label=_("Unit"), required=False)
+    moq_unit = ChoiceText(label=_("Unit"), required=False)
     price_min = forms.DecimalField(label=_("Lowest unit price"), required=False)
     price_max = forms.DecimalField(label=_("Highest unit price"), required=False)
-    currency = forms.ChoiceField(label=_("Currency"), initial="USD")
-    incoterms = forms.MultipleChoiceField(
+    currency = ChoiceText(label=_("Currency"), initial="USD", required=False)
+    incoterms = ChoiceList(
         label=_("Incoterms"),
         required=False,
         choices=Incoterm.choices,
         widget=forms.CheckboxSelectMultiple,
     )
     port_of_loading = forms.CharField(label=_("Port of loading"), required=False)
-    payment_terms = forms.MultipleChoiceField(
+    payment_terms = ChoiceList(
         label=_("Payment terms"),
         required=False,
         choices=PaymentTerm.choices,
@@ -117,13 +118,13 @@ class ProductForm(forms.Form):
     )
     lead_time_days = forms.IntegerField(label=_("Lead time (days)"), required=False)
     supply_capacity = forms.DecimalField(label=_("Supply capacity per month"), required=False)
-    supply_capacity_unit = forms.ChoiceField(label=_("Supply capacity unit"), required=False)
+    supply_capacity_unit = ChoiceText(label=_("Supply capacity unit"), required=False)
     hs_code = forms.CharField(
         label=_("HS code"),
         required=False,
         help_text=_("The Harmonized System code of the goods, 2 to 6 digits."),
     )
-    origin_country = forms.ChoiceField(label=_("Country of origin"), required=False)
+    origin_country = ChoiceText(label=_("Country of origin"), required=False)
 
     def __init__(self, *args: Any, language: str = "en", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

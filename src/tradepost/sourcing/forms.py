@@ -12,6 +12,7 @@ from tradepost.catalog.forms import category_choices, plain_number
 from tradepost.catalog.models import PaymentTerm, Unit
 from tradepost.core.countries import country_choices
 from tradepost.core.currencies import currency_choices
+from tradepost.core.form_fields import ChoiceList, ChoiceText
 from tradepost.core.incoterms import Incoterm
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
 
@@ -21,23 +22,21 @@ def _blank(label: Any) -> list[tuple[str, Any]]:
 
 
 class BuyingRequestForm(forms.Form):
-    title = forms.CharField(label=_("What do you want to buy?"), required=False, max_length=400)
-    original_language = forms.ChoiceField(
+    title = forms.CharField(label=_("What do you want to buy?"), required=False)
+    original_language = ChoiceText(
         label=_("Language of this request"), choices=LISTING_LANGUAGES, required=False
     )
-    category_id = forms.ChoiceField(label=_("Category"), required=False)
+    category_id = ChoiceText(label=_("Category"), required=False)
     description = forms.CharField(
         label=_("Description"), widget=forms.Textarea(attrs={"rows": 6}), required=False
     )
-    quantity = forms.CharField(label=_("Quantity"), required=False, max_length=40)
-    unit = forms.ChoiceField(label=_("Unit"), choices=Unit.choices, required=False)
-    target_unit_price = forms.CharField(
-        label=_("Target unit price (optional)"), required=False, max_length=40
-    )
-    target_currency = forms.ChoiceField(label=_("Currency"), required=False)
-    destination_country = forms.ChoiceField(label=_("Destination country"), required=False)
-    destination_port = forms.CharField(label=_("Destination port"), required=False, max_length=200)
-    preferred_incoterm = forms.ChoiceField(
+    quantity = forms.CharField(label=_("Quantity"), required=False)
+    unit = ChoiceText(label=_("Unit"), choices=Unit.choices, required=False)
+    target_unit_price = forms.CharField(label=_("Target unit price (optional)"), required=False)
+    target_currency = ChoiceText(label=_("Currency"), required=False)
+    destination_country = ChoiceText(label=_("Destination country"), required=False)
+    destination_port = forms.CharField(label=_("Destination port"), required=False)
+    preferred_incoterm = ChoiceText(
         label=_("Preferred Incoterm"),
         choices=_blank(_("No preference")) + list(Incoterm.choices),
         required=False,
@@ -46,7 +45,6 @@ class BuyingRequestForm(forms.Form):
         label=_("Required certifications"),
         help_text=_("Separate them with commas, e.g. CE, RoHS."),
         required=False,
-        max_length=2000,
     )
     deadline = forms.CharField(
         label=_("Deadline for quotations"),
@@ -79,15 +77,15 @@ class BuyingRequestForm(forms.Form):
 
 
 class QuotationForm(forms.Form):
-    unit_price = forms.CharField(label=_("Unit price"), required=False, max_length=40)
-    currency = forms.ChoiceField(label=_("Currency"), required=False)
-    moq = forms.CharField(label=_("Minimum order quantity"), required=False, max_length=40)
-    lead_time_days = forms.CharField(label=_("Lead time (days)"), required=False, max_length=10)
-    incoterm = forms.ChoiceField(
+    unit_price = forms.CharField(label=_("Unit price"), required=False)
+    currency = ChoiceText(label=_("Currency"), required=False)
+    moq = forms.CharField(label=_("Minimum order quantity"), required=False)
+    lead_time_days = forms.CharField(label=_("Lead time (days)"), required=False)
+    incoterm = ChoiceText(
         label=_("Incoterm"), choices=_blank(_("Choose")) + list(Incoterm.choices), required=False
     )
-    named_place = forms.CharField(label=_("Named place"), required=False, max_length=200)
-    payment_terms = forms.MultipleChoiceField(
+    named_place = forms.CharField(label=_("Named place"), required=False)
+    payment_terms = ChoiceList(
         label=_("Payment terms"),
         choices=PaymentTerm.choices,
         widget=forms.CheckboxSelectMultiple,
@@ -97,7 +95,7 @@ class QuotationForm(forms.Form):
         label=_("Valid until"), widget=forms.DateInput(attrs={"type": "date"}), required=False
     )
     sample_available = forms.BooleanField(label=_("Samples available"), required=False)
-    sample_cost = forms.CharField(label=_("Sample cost"), required=False, max_length=40)
+    sample_cost = forms.CharField(label=_("Sample cost"), required=False)
     message = forms.CharField(
         label=_("Message to the buyer"), widget=forms.Textarea(attrs={"rows": 4}), required=False
     )
@@ -222,7 +220,7 @@ def price_tier_formset(data: Any = None, *, tiers: list[dict[str, Any]] | None =
 
 
 class DeclineForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
+    reason = forms.CharField(label=_("Reason"), required=False)
 
 
 class AttachmentForm(forms.Form):

@@ -1,4 +1,4 @@
-"""Near-duplicate listings (`tradepost.search.duplicates`, ADR 0024): how well and how fast.
+"""Near-duplicate listings (`tradepost.search.fingerprints`, ADR 0024): how well and how fast.
 
 Quality, on the product-pair benchmarks of `../shared/data/entity_matching/` (Abt-Buy,
 Amazon-Google, Walmart-Amazon, WDC computers; pairs of listings labelled match or not):
@@ -8,7 +8,7 @@ Amazon-Google, Walmart-Amazon, WDC computers; pairs of listings labelled match o
    split and pooled (and on a test split, held out, where a set has one). Each record is a
    listing: its name or title is the title, its description, manufacturer, brand and model
    number the body (the price and the shop's category are left out).
-2. The shipped pipeline (`duplicates.SCHEME`): MinHash signatures, LSH bands and the
+2. The shipped pipeline (`fingerprints.SCHEME`): MinHash signatures, LSH bands and the
    estimate, the threshold chosen again on train; a pair is a likely duplicate when the two
    share a band and the estimate reaches the threshold, as in `likely_duplicates`. With the
    share of pairs at or above the threshold that the bands let through, for a few banding
@@ -19,9 +19,9 @@ Amazon-Google, Walmart-Amazon, WDC computers; pairs of listings labelled match o
    title of the 10,000 (a hard negative; a few may be the same product of another seller).
    At the threshold chosen on the English train splits, for three shingle schemes.
 
-Speed: the publish check (`catalog.duplicates.likely_duplicates_of`, what `product_publish`
-adds once it holds the product: the texts, the band lookup, the signatures compared, the
-duplicates loaded) on listings
+Speed: the publish check (`catalog.duplicate_listings.likely_duplicates_of`, what
+`product_publish` adds once it holds the product: the texts, the band lookup, the signatures
+compared, the duplicates loaded) on listings
 of one company with 100,000 published listings (generated with `tradepost generate`'s code
 and fingerprinted with `fingerprints_rebuild`, in TRADEPOST_HOME), interleaved sample by
 sample with the same check in a company of 1,000 listings (the reference) and the cheapest
@@ -85,7 +85,7 @@ def _record(side: str) -> dict[str, str]:
 
 
 def _listing(side: str) -> Listing:
-    from tradepost.search.duplicates import listing_body
+    from tradepost.search.fingerprints import listing_body
 
     record = _record(side)
     return Listing(
@@ -192,7 +192,7 @@ def _title_char_trigrams(listing: Listing) -> set[str]:
 
 
 def _chosen(listing: Listing) -> set[str]:
-    from tradepost.search.duplicates import listing_shingles
+    from tradepost.search.fingerprints import listing_shingles
 
     return listing_shingles(listing.title, listing.body)
 
@@ -273,13 +273,13 @@ def _scored(
 
 def pipeline(splits: dict[str, dict[str, list[Pair]]], say: Say) -> dict[str, Any]:
     """MinHash + LSH as shipped; the threshold chosen on train; banding alternatives."""
-    from tradepost.search import duplicates
+    from tradepost.search import fingerprints as shipped
 
-    scheme = duplicates.SCHEME
-    kind = duplicates.PRODUCT_KIND
+    scheme = shipped.SCHEME
+    kind = shipped.PRODUCT_KIND
 
     def fingerprint(listing: Listing) -> Any:
-        return duplicates.fingerprint(kind, listing.title, listing.body)
+        return shipped.fingerprint(kind, listing.title, listing.body)
 
     fingerprints = _Memo(fingerprint)
     started = time.perf_counter()
@@ -291,7 +291,7 @@ def pipeline(splits: dict[str, dict[str, list[Pair]]], say: Say) -> dict[str, An
             found = [(fingerprints(p.left), fingerprints(p.right)) for p in pairs]
             values[split][dataset] = found
             estimates[split][dataset] = [
-                duplicates.similarity(a.values, b.values) if a and b else 0.0 for a, b in found
+                shipped.similarity(a.values, b.values) if a and b else 0.0 for a, b in found
             ]
             shared_band[split][dataset] = [
                 bool(a and b and set(a.keys) & set(b.keys)) for a, b in found
@@ -319,7 +319,7 @@ def pipeline(splits: dict[str, dict[str, list[Pair]]], say: Say) -> dict[str, An
     # the candidate step), and how many pairs below it (the work of the comparison step).
     bandings = []
     for bands, rows in BANDINGS:
-        alternative = duplicates.Scheme(
+        alternative = shipped.Scheme(
             version=0, num_perm=scheme.num_perm, bands=bands, rows=rows, seed=scheme.seed
         )
         above = below = above_hit = below_hit = 0
@@ -329,8 +329,8 @@ def pipeline(splits: dict[str, dict[str, list[Pair]]], say: Say) -> dict[str, An
                     if not (a and b):
                         continue
                     hit = bool(
-                        set(duplicates.band_keys(kind, a.values, alternative))
-                        & set(duplicates.band_keys(kind, b.values, alternative))
+                        set(shipped.band_keys(kind, a.values, alternative))
+                        & set(shipped.band_keys(kind, b.values, alternative))
                     )
                     if estimate >= threshold:
                         above, above_hit = above + 1, above_hit + hit
@@ -571,10 +571,10 @@ def speed(
     from django.db import connection, transaction
     from django.db.models import Count
 
-    from tradepost.catalog.duplicates import likely_duplicates_of
+    from tradepost.catalog.duplicate_listings import likely_duplicates_of
     from tradepost.catalog.models import Product, ProductStatus
     from tradepost.core.database import refresh_planner_statistics
-    from tradepost.search.duplicates import MAX_CANDIDATES, fingerprints_rebuild
+    from tradepost.search.fingerprints import MAX_CANDIDATES, fingerprints_rebuild
     from tradepost.search.models import ListingFingerprint, ListingFingerprintBand
 
     if reuse and ListingFingerprint.objects.exists():

@@ -77,12 +77,12 @@ def test_weeks_can_be_asked_for_within_bounds(two_suppliers):
 def test_a_token_is_needed_and_a_company(two_suppliers):
     assert ApiClient().get(URL).status_code == 401
     response = ApiClient(make_user()).get(URL)
-    assert response.status_code == 404
-    assert response.json()["type"].endswith("/not-found")
+    assert response.status_code == 403
+    assert response.json()["type"].endswith("/no-company")
 
 
 def test_the_endpoint_is_in_the_schema():
     schema = ApiClient().get("/api/v1/openapi.json").json()
     operation = schema["paths"][URL]["get"]
     assert {p["name"] for p in operation["parameters"] if p["in"] == "query"} == {"weeks"}
-    assert {"401", "404", "422"} <= set(map(str, operation["responses"]))
+    assert {"401", "403", "404", "422"} <= set(map(str, operation["responses"]))

@@ -116,7 +116,8 @@ def test_another_companys_product_ids_are_not_found():
 def test_without_a_token_or_a_company():
     assert Client().get(URL).status_code == 401
     loner = make_cast().loner
-    assert _client(loner).get(URL).status_code == 404
+    refused = _client(loner).get(URL)
+    assert refused.status_code == 403 and refused.json()["type"].endswith("/no-company")
 
 
 @pytest.mark.parametrize(

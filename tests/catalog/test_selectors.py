@@ -95,16 +95,12 @@ def test_category_subtree_listing_includes_descendants_only():
     in_other = make_product(category=other_leaf)
     elsewhere = make_product(category=make_tree()[2])
 
-    page, _cards = selectors.category_product_page(
-        category=root, language="en", sort="newest", page_number=1
-    )
-    assert {p.pk for p in page.object_list} == {in_leaf.pk, in_other.pk}
+    listed = selectors.category_products(category=root, language="en", sort="newest")
+    assert {p.pk for p in listed} == {in_leaf.pk, in_other.pk}
 
-    page, _cards = selectors.category_product_page(
-        category=branch, language="en", sort="newest", page_number=1
-    )
-    assert [p.pk for p in page.object_list] == [in_leaf.pk]
-    assert elsewhere.pk not in [p.pk for p in page.object_list]
+    listed = selectors.category_products(category=branch, language="en", sort="newest")
+    assert [p.pk for p in listed] == [in_leaf.pk]
+    assert elsewhere.pk not in [p.pk for p in listed]
 
 
 def test_subtree_does_not_match_a_sibling_whose_path_shares_a_prefix():
@@ -122,10 +118,8 @@ def test_subtree_does_not_match_a_sibling_whose_path_shares_a_prefix():
         name_zh_hant="x",
     )
     make_product(category=sibling)
-    page, _ = selectors.category_product_page(
-        category=root, language="en", sort="newest", page_number=1
-    )
-    assert all(p.category_id != sibling.pk for p in page.object_list)
+    listed = selectors.category_products(category=root, language="en", sort="newest")
+    assert all(p.category_id != sibling.pk for p in listed)
 
 
 @pytest.mark.parametrize(
@@ -167,21 +161,26 @@ def test_sort_by_price_puts_products_without_price_last():
         ("price_asc", [cheap, dear, unknown]),
         ("price_desc", [dear, cheap, unknown]),
     ]:
-        page, _ = selectors.category_product_page(
-            category=leaf, language="en", sort=sort, page_number=1
-        )
-        assert list(page.object_list) == expected
+        listed = selectors.category_products(category=leaf, language="en", sort=sort)
+        assert list(listed) == expected
 
 
-@pytest.mark.parametrize("page_number", ["abc", "-1", "0", "999999", None, "1e9", "９"])
-def test_hostile_page_numbers_give_a_page(page_number):
+def test_an_unknown_sort_is_the_newest_first():
     _root, _branch, leaf, _other = make_tree()
-    make_product(category=leaf)
-    page, cards = selectors.category_product_page(
-        category=leaf, language="en", sort="nonsense", page_number=page_number
-    )
-    assert page.number == 1
-    assert len(cards) == 1
+    older = make_product(category=leaf)
+    newer = make_product(category=leaf)
+    listed = selectors.category_products(category=leaf, language="en", sort="nonsense")
+    assert list(listed) == [newer, older]
+
+
+def test_a_company_lists_its_published_products_newest_first():
+    company = make_company()
+    older = make_product(company=company)
+    newer = make_product(company=company)
+    make_product(company=company, status=ProductStatus.DRAFT)
+    make_product()  # another company's
+    listed = selectors.company_products(company_id=company.pk, language="en")
+    assert list(listed) == [newer, older]
 
 
 def test_cards_load_without_n_plus_one(django_assert_max_num_queries, media_root):

@@ -11,7 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories.companies import add_member, make_cast
 from tests.pages import log_in, page_url
 from tradepost.companies.actors import actor_for, actor_of_request
+from tradepost.companies.errors import CompanyError, CompanyErrorCode
 from tradepost.companies.models import Role
+from tradepost.core.errors import ErrorKind
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +67,25 @@ def test_nobody_acts_for_a_company(nobody):
     assert (acting.company, acting.role, acting.is_operator) == (None, None, False)
     assert not acting.manages(cast.company)
     assert not acting.works_for(cast.company)
+
+
+@pytest.mark.parametrize("who", ["owner", "admin", "member", "outsider"])
+def test_someone_who_acts_for_a_company_is_required_to(who):
+    cast = make_cast()
+    acting = actor_for(cast.user(who))
+    expected = cast.other_company if who == "outsider" else cast.company
+    assert acting.require_company() == expected
+
+
+@pytest.mark.parametrize("who", ["loner", "operator", "anonymous"])
+def test_requiring_a_company_refuses_who_acts_for_none(who):
+    cast = make_cast()
+    with pytest.raises(CompanyError) as refused:
+        actor_for(cast.user(who) or AnonymousUser()).require_company()
+    error = refused.value
+    assert (error.code, error.kind) == (CompanyErrorCode.NO_COMPANY, ErrorKind.FORBIDDEN)
+    assert error.code == "no-company" and error.title == "You do not act for a company"
+    assert error.message == "You do not belong to a company."
 
 
 def test_a_request_resolves_its_actor_once_and_again_for_another_user():

@@ -124,12 +124,12 @@ def test_confirming_a_payment_is_for_operators(client, world, who):
 API_READ = {
     # who: (GET /me/subscription, GET /me/invoices, GET /me/invoices/{id}, GET awaiting)
     "anonymous": (401, 401, 401, 401),
-    "loner": (404, 404, 404, 403),
+    "loner": (403, 403, 404, 403),  # no company (403 no-company); the invoice is not theirs
     "owner": (200, 200, 200, 403),
     "admin": (200, 200, 200, 403),
     "member": (200, 200, 200, 403),
     "outsider": (200, 200, 404, 403),
-    "operator": (404, 404, 200, 200),
+    "operator": (403, 403, 200, 200),  # acts for no company; reads any invoice
 }
 
 
@@ -155,12 +155,12 @@ def test_api_reads(world, who):
 API_WRITE = {
     # who: (POST cancel, PUT billing)
     "anonymous": (401, 401),
-    "loner": (404, 404),
+    "loner": (403, 403),
     "owner": (200, 200),
     "admin": (200, 200),
     "member": (403, 403),
     "outsider": (409, 200),  # its own company: nothing to cancel, its own billing details
-    "operator": (404, 404),
+    "operator": (403, 403),
 }
 
 

@@ -12,8 +12,8 @@ from tests.factories.catalog import product_fields, translate
 from tests.factories.screening import ban, held_product
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog import services as catalog_services
+from tradepost.catalog.listing_screening import screen_listing
 from tradepost.catalog.models import Product, ProductStatus
-from tradepost.catalog.screening import screen_listing
 from tradepost.catalog.selectors import get_published_product
 from tradepost.screening import services
 from tradepost.search.indexer import apply_outbox

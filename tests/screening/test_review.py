@@ -11,8 +11,8 @@ from tradepost.accounts.errors import AccountError
 from tradepost.audit.models import AuditEntry
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
+from tradepost.catalog.listing_screening import access_held_product, held_listings, review
 from tradepost.catalog.models import ProductStatus
-from tradepost.catalog.screening import access_held_product, held_listings, review
 from tradepost.catalog.selectors import get_published_product
 from tradepost.companies.models import Standing
 

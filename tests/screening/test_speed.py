@@ -14,7 +14,7 @@ from bench.screening_bench import make_listing, make_terms
 from tests.factories.catalog import product_fields, translate
 from tests.factories.companies import make_trader
 from tradepost.catalog import services as catalog_services
-from tradepost.catalog.screening import screen_listing
+from tradepost.catalog.listing_screening import screen_listing
 from tradepost.screening import services
 from tradepost.screening.selectors import forget_matchers
 

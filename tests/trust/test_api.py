@@ -31,8 +31,8 @@ def _send(api: ApiClient, files: dict):
     ("who", "status"),
     [
         ("anonymous", 401),
-        ("loner", 404),
-        ("operator", 404),
+        ("loner", 403),
+        ("operator", 403),
         ("member", 403),
         ("admin", 201),
         ("owner", 201),
@@ -119,7 +119,7 @@ def test_status_history_and_withdraw(cast):
     past = owner.get(f"{ME}/requests", page=5).json()
     assert past["items"] == [] and past["count"] == 1 and past["next_page"] is None
     assert owner.get(f"{ME}/requests", per_page=5).status_code == 422
-    assert _api(cast, "loner").get(ME).status_code == 404
+    assert _api(cast, "loner").get(ME).status_code == 403  # no-company
     assert ApiClient().get(ME).status_code == 401
 
 

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
+from freezegun import freeze_time
 
 from tests.factories.accounts import make_user
 from tests.factories.catalog import make_product
@@ -16,6 +17,8 @@ from tests.factories.companies import make_trader
 from tests.factories.sourcing import make_request
 from tests.factories.trust import report
 from tests.trust.conftest import KINDS
+from tradepost.accounts.models import ThrottleHit
+from tradepost.accounts.throttle import throttle
 from tradepost.catalog.models import ProductStatus
 from tradepost.companies.models import Standing
 from tradepost.messaging import services as messaging_services
@@ -115,10 +118,40 @@ def test_reports_are_limited_per_person_per_day(cast, reported, settings):
     assert Report.objects.count() == 3
     # Somebody else is not limited by it; a day later the person may report again.
     report(cast.outsider, "product", products[3])
-    Report.objects.filter(reporter=cast.loner).update(
-        created_at=timezone.now() - timedelta(days=1, minutes=1)
+    with freeze_time(timezone.now() + timedelta(days=1, minutes=1)):
+        report(cast.loner, "product", products[4])
+
+
+def test_reports_are_counted_by_the_one_rate_limiter(cast, reported, settings, rate_limit_store):
+    """A person's reports are counts of `accounts.throttle` (in the database or the shared
+    cache), over 24 hours: what the service counted, the throttle refuses; a report refused
+    (already reported, over the limit) counts nothing."""
+    settings.TRADEPOST_REPORTS_PER_DAY = 2
+    products = [make_product() for _ in range(3)]
+    report(cast.loner, "product", products[0])
+    with pytest.raises(TrustError) as duplicate:
+        report(cast.loner, "product", products[0])
+    assert duplicate.value.code == TrustErrorCode.REPORT_DUPLICATE
+    report(cast.loner, "product", products[1])  # the duplicate took nothing from the day's two
+    with pytest.raises(TrustError) as refused:
+        report(cast.loner, "product", products[2])
+    assert refused.value.code == TrustErrorCode.REPORT_RATE_LIMIT
+    assert "2 reports in the last 24 hours" in refused.value.message
+    assert Report.objects.filter(reporter=cast.loner).count() == 2
+
+    key = services.reporter_throttle_key(cast.loner)
+    if rate_limit_store == "database":
+        hits = ThrottleHit.objects.filter(action=services.REPORT_THROTTLE_ACTION)
+        assert list(hits.values_list("key", flat=True)) == [key, key]
+    # The throttle itself holds the count: the day's two are spent.
+    spent = throttle(
+        action=services.REPORT_THROTTLE_ACTION, limits=[(key, 2)], window=services.REPORT_WINDOW
     )
-    report(cast.loner, "product", products[4])
+    assert not spent and spent.retry_after > 3600  # a day's window, not the default hour
+    other = services.reporter_throttle_key(cast.outsider)
+    assert throttle(
+        action=services.REPORT_THROTTLE_ACTION, limits=[(other, 2)], window=services.REPORT_WINDOW
+    )
 
 
 BAD_FIELDS = [

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from tests.factories.accounts import make_user
-from tradepost.catalog import company_selectors
+from tradepost.catalog import public_companies
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +64,7 @@ def broken_home(monkeypatch):
         raise RuntimeError("boom: internal detail")
 
     # The home page's first read fails before any query.
-    monkeypatch.setattr(company_selectors, "featured_companies", broken)
+    monkeypatch.setattr(public_companies, "featured_companies", broken)
 
 
 @pytest.mark.parametrize(

@@ -241,3 +241,59 @@ def test_supplier_directory_and_category_page_past_the_end(client, db):
         page = client.get(f"/en/categories/{leaf.slug}/", {"page": raw})
         assert page.status_code == 200 and "Garden hose reel" in page.content.decode()
         assert f'/en/categories/{leaf.slug}/"' in page.content.decode()  # canonical: page 1
+
+
+def test_category_page_of_several_pages_past_the_end(client, db, monkeypatch):
+    monkeypatch.setattr("tradepost.catalog.selectors.PRODUCTS_PER_PAGE", 2)
+    _root, _branch, leaf, _other = make_tree()
+    for n in range(5):
+        make_product(category=leaf, title=f"Garden hose reel {n}")
+    url = f"/en/categories/{leaf.slug}/"
+    # Not the last page under a larger number: an empty page with the true count.
+    for raw in ("4", "99999"):
+        html = client.get(url, {"sort": "newest", "page": raw}).content.decode()
+        assert "Garden hose reel" not in html
+        assert "No products are listed in this category yet." not in html
+        assert "5 products" in html and "This page is past the end of the 5 results." in html
+        last, first = _links(_past_end_block(html))
+        assert last == {"sort": "newest", "page": "3"} and first == {"sort": "newest"}
+    last_page = client.get(url, {"sort": "newest", "page": "3"}).content.decode()
+    assert last_page.count("Garden hose reel") == 1 and "past-end" not in last_page
+    assert _nav_links(last_page) == {"prev": {"sort": "newest", "page": "2"}}
+
+
+def test_company_page_past_the_end(client, db, monkeypatch):
+    monkeypatch.setattr("tradepost.catalog.selectors.PRODUCTS_PER_PAGE", 2)
+    company = make_company(legal_name="Ningbo Hose Works")
+    for n in range(3):
+        make_product(company=company, title=f"Garden hose reel {n}")
+    url = page_url("catalog:company_detail", slug=company.slug)
+    past = client.get(url, {"page": "5"})
+    assert past.status_code == 200
+    html = past.content.decode()
+    assert "Garden hose reel" not in html
+    assert "This company has not listed any products yet." not in html
+    assert "This page is past the end of the 3 results." in html
+    last, first = _links(_past_end_block(html))
+    assert last == {"page": "2"} and first == {}
+    first_page = client.get(url).content.decode()
+    assert first_page.count("Garden hose reel") == 2
+    assert _nav_links(first_page) == {"next": {"page": "2"}}
+    second = client.get(url, {"page": "2"}).content.decode()
+    assert second.count("Garden hose reel") == 1 and "past-end" not in second
+    for raw in ("abc", "0", "-1", "1.5"):
+        assert client.get(url, {"page": raw}).content.decode().count("Garden hose reel") == 2
+
+
+def test_no_module_pages_with_djangos_paginator():
+    from pathlib import Path
+
+    import tradepost
+
+    root = Path(tradepost.__file__).parent
+    users = [
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if "django.core.paginator" in path.read_text(encoding="utf-8")
+    ]
+    assert users == []

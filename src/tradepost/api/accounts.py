@@ -9,15 +9,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
 from ninja import Router, Schema
 from pydantic import ConfigDict, Field
 
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator, user_can_publish
-from tradepost.api.auth import API_AUTH, caller
+from tradepost.api.auth import API_AUTH, caller, caller_actor
 from tradepost.api.bodies import JsonBody
-from tradepost.api.problems import not_found
 from tradepost.api.profiles import CompanyProfileOut
 from tradepost.companies import services
 from tradepost.companies.actors import actor_for
@@ -127,10 +125,9 @@ def me(request: HttpRequest):
 def company_update(request: HttpRequest, payload: CompanyPatch):
     user = caller(request)
     assert isinstance(user, User)
-    membership = actor_for(user).membership
-    if membership is None:
-        raise not_found(_("You do not belong to a company."))
     company = services.company_update(
-        actor=user, company=membership.company, **payload.model_dump(exclude_unset=True)
+        actor=user,
+        company=caller_actor(request).require_company(),
+        **payload.model_dump(exclude_unset=True),
     )
     return _company_out(request, company)

@@ -9,13 +9,11 @@ from __future__ import annotations
 from datetime import date
 
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH, caller_actor
 from tradepost.api.bodies import QueryInt
-from tradepost.api.problems import not_found
 from tradepost.insights.selectors import (
     DESK_WEEKS,
     MAX_WEEKS,
@@ -89,9 +87,7 @@ def my_insights(
     request: HttpRequest,
     weeks: QueryInt = Query(DESK_WEEKS, ge=1, le=MAX_WEEKS, description="How many weeks, 1-52"),  # noqa: B008
 ):
-    company = caller_actor(request).company
-    if company is None:
-        raise not_found(_("You do not belong to a company."))
+    company = caller_actor(request).require_company()
     desk = supplier_desk(company=company, weeks=weeks)
     deeper = deeper_statistics(company=company, since=desk.start)
     return {

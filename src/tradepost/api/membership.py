@@ -15,14 +15,12 @@ from typing import Any, Literal
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 from pydantic import Field
 
 from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI, caller, caller_actor
 from tradepost.api.bodies import JsonBody, QueryInt
 from tradepost.api.pagination import Rows, paged
-from tradepost.api.problems import not_found
 from tradepost.companies.models import Company
 from tradepost.core.downloads import pdf_response
 from tradepost.core.languages import normalise_ui_language
@@ -181,10 +179,7 @@ def _period_out(period: Subscription | None) -> dict[str, Any] | None:
 
 
 def _company(request: HttpRequest) -> Company:
-    company = caller_actor(request).company
-    if company is None:
-        raise not_found(_("You do not belong to a company."))
-    return company
+    return caller_actor(request).require_company()
 
 
 def _subscription_out(company: Company) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from tradepost.api.bodies import JsonBody, JsonDecimal
 from tradepost.api.pagination import Page, Rows, paged
 from tradepost.api.problems import not_found, validation_problem
 from tradepost.api.refs import AttachmentOut
-from tradepost.catalog.company_selectors import public_companies
+from tradepost.catalog.public_companies import public_companies
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
 from tradepost.core.downloads import uploaded_file_response

@@ -8,7 +8,8 @@ from the conventions every endpoint follows (docs/api.md):
 - the error responses, each an `application/problem+json` document (the `Problem` component):
   400 (a NUL character in the address, a body that is not JSON), 414 and 431 (an address or
   headers longer than the HTTP server reads) and 500 for every operation; 401 where a token is
-  required; 403 for writes that need a role and for operators' operations; 404 where the path
+  required; 403 for writes that need a role, for operators' operations and for the reads of
+  the caller's own company (COMPANY_READS: 403 `no-company` without one); 404 where the path
   names an object (a missing object and another company's look the same); 409 for writes on
   an object whose state may forbid them (STATEFUL_WRITES: the caller's own, unnamed in the
   path); 422 for operations with parameters or a body; 429 for every operation (the API's
@@ -69,7 +70,10 @@ ERROR_DESCRIPTIONS = {
         "Idempotency-Key that is not 1 to 255 visible ASCII characters."
     ),
     401: "No valid token (or session) was sent.",
-    403: "The user's role in the company does not allow this, or the operation is for operators.",
+    403: (
+        "The user acts for no company (`no-company`), their role in the company does not allow "
+        "this, or the operation is for operators."
+    ),
     404: "No such object, or not one this user may see (the two look the same).",
     409: (
         "The object's state forbids this now (already published, closed, awarded...), or a "
@@ -99,6 +103,24 @@ STATEFUL_WRITES = frozenset(
         "/api/v1/me/showcase",  # every slot in use, a product that is not published
     }
 )
+#: Reads of the caller's own company: a caller who acts for none is refused (403 `no-company`,
+#: `companies.actors.Actor.require_company`), and so, for the webhooks, is a plain member.
+COMPANY_READS = frozenset(
+    {
+        "/api/v1/requests/mine",
+        "/api/v1/requests/matching",
+        "/api/v1/me/products",
+        "/api/v1/me/imports",
+        "/api/v1/me/catalogue/export",
+        "/api/v1/me/webhooks",
+        "/api/v1/me/insights",
+        "/api/v1/me/showcase",
+        "/api/v1/me/subscription",
+        "/api/v1/me/invoices",
+        "/api/v1/me/verification",
+        "/api/v1/me/verification/requests",
+    }
+)
 #: Operations for operators only: everybody else is refused (403), reads included.
 OPERATORS_ONLY = "/api/v1/operator/"
 WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
@@ -121,7 +143,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any]) -> list[int]:
     statuses = [400, 414, 431, 500]
     if needs_token:
         statuses.append(401)
-    if needs_token and (is_write or path.startswith(OPERATORS_ONLY)):
+    if needs_token and (is_write or path.startswith(OPERATORS_ONLY) or path in COMPANY_READS):
         statuses.append(403)
     if has_object or needs_token:
         statuses.append(404)

@@ -18,12 +18,12 @@ from ninja import Field, Path, Query, Router, Schema
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found, validation_problem
 from tradepost.api.profiles import CompanyProfileOut
-from tradepost.catalog.company_selectors import (
+from tradepost.catalog.models import Category, Product
+from tradepost.catalog.public_companies import (
     api_companies,
     certification_names,
     get_public_company,
 )
-from tradepost.catalog.models import Category, Product
 from tradepost.catalog.selectors import (
     all_categories,
     api_products,

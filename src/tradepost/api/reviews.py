@@ -27,7 +27,7 @@ from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found
 from tradepost.api.refs import CompanyRef
-from tradepost.catalog.company_selectors import get_public_company
+from tradepost.catalog.public_companies import get_public_company
 from tradepost.companies.models import Company
 from tradepost.core.languages import normalise_ui_language
 from tradepost.reviews import selectors, services

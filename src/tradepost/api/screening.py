@@ -22,13 +22,13 @@ from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.refs import CompanyRef, RejectIn
 from tradepost.catalog import services as catalog_services
-from tradepost.catalog.models import Product
-from tradepost.catalog.screening import (
+from tradepost.catalog.listing_screening import (
     HeldListing,
     access_held_product,
     held_listings,
     held_reviews,
 )
+from tradepost.catalog.models import Product
 from tradepost.screening import selectors, services
 from tradepost.screening.models import BannedTerm
 from tradepost.screening.selectors import Excerpt

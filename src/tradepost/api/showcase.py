@@ -21,7 +21,6 @@ from pydantic import Field
 
 from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI, caller, caller_actor
 from tradepost.api.bodies import JsonBody, QueryInt
-from tradepost.api.problems import not_found
 from tradepost.catalog.selectors import ProductCard
 from tradepost.catalog.showcase_selectors import ShowcaseEntry, company_showcase, public_showcase
 from tradepost.catalog.showcase_services import showcase_add, showcase_remove
@@ -104,10 +103,7 @@ class SponsoredQuery(Schema):
 
 
 def _company(request: HttpRequest) -> Company:
-    company = caller_actor(request).company
-    if company is None:
-        raise not_found(_("You do not belong to a company."))
-    return company
+    return caller_actor(request).require_company()
 
 
 def _item_out(entry: ShowcaseEntry) -> dict[str, Any]:

@@ -29,7 +29,6 @@ from tradepost.api.refs import AttachmentOut
 from tradepost.companies.actors import actor_for
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.sourcing import selectors, services
-from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.first_look import first_look_labels
 from tradepost.sourcing.matching import MAX_LIMIT as MATCHING_LIMIT
 from tradepost.sourcing.matching import matching_requests
@@ -243,9 +242,7 @@ def create_request(request: HttpRequest, payload: RequestCreate) -> Status[dict[
 @paged()
 def my_requests(request: HttpRequest) -> Rows:
     user = caller(request)
-    own = actor_for(user).company_id
-    if own is None:
-        raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
+    own = caller_actor(request).require_company().pk
     queryset = selectors.requests_of_company(company_id=own).select_related("buyer")
     return Rows(queryset, render=lambda item: _request_out(item, user=user, own_company_id=own))
 
@@ -281,22 +278,20 @@ class RequestMatchOut(Schema):
 @paged()
 def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
     user = caller(request)
-    membership = actor_for(user).membership
-    if membership is None:
-        raise SourcingError(SourcingErrorCode.NO_COMPANY, _("Create or join a company first."))
+    company = caller_actor(request).require_company()
     matches = matching_requests(
-        company=membership.company,
+        company=company,
         language=query.language or get_language() or "en",
         limit=MATCHING_LIMIT,
     )
     quoted = selectors.quoted_request_ids(
-        company_id=membership.company_id, request_ids=[m.request.pk for m in matches]
+        company_id=company.pk, request_ids=[m.request.pk for m in matches]
     )
-    first_look = first_look_labels(membership.company, [m.request for m in matches])
+    first_look = first_look_labels(company, [m.request for m in matches])
     return Rows(
         matches,
         render=lambda m: {
-            "request": _request_out(m.request, user=user, own_company_id=membership.company_id),
+            "request": _request_out(m.request, user=user, own_company_id=company.pk),
             "score": m.score,
             "reasons": m.reasons,
             "product_id": m.product_id,

@@ -22,7 +22,7 @@ from pydantic import Field
 from tradepost.api.auth import API_AUTH, caller, caller_actor, operator_caller
 from tradepost.api.bodies import JsonBody
 from tradepost.api.pagination import Rows, paged
-from tradepost.api.problems import not_found, validation_problem
+from tradepost.api.problems import validation_problem
 from tradepost.api.refs import RejectIn
 from tradepost.companies.models import Membership
 from tradepost.trust import selectors, services
@@ -89,10 +89,11 @@ class ApproveIn(JsonBody):
 
 
 def _membership(request: HttpRequest) -> Membership:
-    membership = caller_actor(request).membership
-    if membership is None:
-        raise not_found(_("You do not belong to a company."))
-    return membership
+    """The caller's membership of the company they act for (403 `no-company` without one)."""
+    acting = caller_actor(request)
+    acting.require_company()
+    assert acting.membership is not None
+    return acting.membership
 
 
 def _verification_out(

@@ -37,13 +37,13 @@ class ProductErrorCode(ErrorCode):
     )
     TOO_MANY_IMAGES = "too-many-images", ErrorKind.INVALID
     IMAGE_REJECTED = "image-rejected", ErrorKind.INVALID
-    # Publishing a listing much like one the company has published (search.duplicates):
+    # Publishing a listing much like one the company has published (search.fingerprints):
     LIKELY_DUPLICATE = (
         "likely-duplicate",
         ErrorKind.CONFLICT,
         gettext_lazy("Looks like a listing you already published"),
     )
-    # The review of listings held for banned terms (catalog.screening, ADR 0023):
+    # The review of listings held for banned terms (catalog.listing_screening, ADR 0023):
     NOT_HELD = "not-held", ErrorKind.CONFLICT, gettext_lazy("Not held for review")
     # The paid showcase (catalog.showcase_services):
     SHOWCASE_MANAGERS_ONLY = (

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Prefetch, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
@@ -347,30 +346,19 @@ def normalise_sort(sort: str | None) -> str:
     return sort if sort in PRODUCT_SORTS else "newest"
 
 
-def paginate(queryset: QuerySet[Any], page_number: Any, per_page: int = PRODUCTS_PER_PAGE) -> Page:
-    """A page of `queryset`; a missing, malformed or out-of-range number never fails
-    (it gives the first or the last page)."""
-    return Paginator(queryset, per_page).get_page(page_number)
-
-
-def category_product_page(
-    *, category: Category, language: str, sort: str, page_number: Any
-) -> tuple[Page, list[ProductCard]]:
-    """Published products anywhere in the subtree of `category`, one page of cards."""
+def category_products(*, category: Category, language: str, sort: str) -> QuerySet[Product]:
+    """Published products anywhere in the subtree of `category`, in the order of `sort`,
+    loaded for `product_cards`. The page views cut one page of it (`PRODUCTS_PER_PAGE`)."""
     language = normalise_ui_language(language)
     products = published_products().filter(subtree_q(category, prefix="category__"))
-    products = _with_listing_relations(_sorted(products, normalise_sort(sort)), language)
-    page = paginate(products, page_number)
-    return page, product_cards(page.object_list, language=language)
+    return _with_listing_relations(_sorted(products, normalise_sort(sort)), language)
 
 
-def company_product_page(
-    *, company_id: int, language: str, page_number: Any
-) -> tuple[Page, list[ProductCard]]:
+def company_products(*, company_id: int, language: str) -> QuerySet[Product]:
+    """The company's published products, newest first, loaded for `product_cards`."""
     language = normalise_ui_language(language)
     products = published_products().filter(company_id=company_id).order_by("-published_at", "-id")
-    page = paginate(_with_listing_relations(products, language), page_number)
-    return page, product_cards(page.object_list, language=language)
+    return _with_listing_relations(products, language)
 
 
 def get_published_product(pk: int) -> Product | None:

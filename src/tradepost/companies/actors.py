@@ -13,7 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tradepost.accounts.selectors import is_operator
+from tradepost.companies.errors import CompanyError, CompanyErrorCode
 from tradepost.companies.models import MANAGING_ROLES, Company, Membership
 
 
@@ -51,6 +54,15 @@ class Actor:
     @property
     def managed_company_id(self) -> int | None:
         return self.company_id if self.role in MANAGING_ROLES else None
+
+    def require_company(self) -> Company:
+        """The company the user acts for; without one, `CompanyError` (403 `no-company`).
+        The one rule of the API's endpoints on the caller's own company (the pages send such
+        a user to create one: `web.guards.company_required`)."""
+        company = self.company
+        if company is None:
+            raise CompanyError(CompanyErrorCode.NO_COMPANY, _("You do not belong to a company."))
+        return company
 
     def role_in(self, company: Company) -> str | None:
         """The user's role in `company`, or None when they are not its member."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from tradepost.core.errors import DomainError, ErrorCode, ErrorKind, NotFound
 
 
@@ -11,6 +13,9 @@ class CompanyErrorCode(ErrorCode):
     INVALID = "invalid", ErrorKind.INVALID
     NOT_FOUND = "company-not-found", ErrorKind.NOT_FOUND
     PERMISSION_DENIED = "company-permission-denied", ErrorKind.FORBIDDEN
+    # The user acts for no company (`Actor.require_company`): the code and title every app's
+    # `no-company` has.
+    NO_COMPANY = "no-company", ErrorKind.FORBIDDEN, gettext_lazy("You do not act for a company")
     ALREADY_IN_COMPANY = "already-in-company", ErrorKind.CONFLICT
     INVITATION_INVALID = "invitation-invalid", ErrorKind.NOT_FOUND
     INVITATION_EXPIRED = "invitation-expired", ErrorKind.CONFLICT

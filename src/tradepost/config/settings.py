@@ -258,7 +258,7 @@ TRADEPOST_SEARCH_OUTBOX_HOLE_SECONDS = env.float("TRADEPOST_SEARCH_OUTBOX_HOLE_S
 TRADEPOST_SEARCH_OUTBOX_RETENTION_HOURS = env.float("TRADEPOST_SEARCH_OUTBOX_RETENTION_HOURS", 24)
 # A listing being published at least this alike (estimated Jaccard similarity of its analysed
 # title and product codes) to one its company has published is shown to the supplier as a
-# likely duplicate first (search.duplicates, ADR 0024); 0 turns the check off.
+# likely duplicate first (search.fingerprints, ADR 0024); 0 turns the check off.
 TRADEPOST_DUPLICATE_SIMILARITY = env.float("TRADEPOST_DUPLICATE_SIMILARITY", 0.48)
 
 # --- sourcing and messaging limits (operator settings) ------------------------------------

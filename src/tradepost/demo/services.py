@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
-from tradepost.catalog.duplicates import fingerprints_store_published
+from tradepost.catalog.duplicate_listings import fingerprints_store_published
 from tradepost.catalog.models import (
     Product,
     ProductImage,

@@ -20,7 +20,7 @@ class IndexOutboxAdmin(admin.ModelAdmin):
 
 @admin.register(ListingFingerprint)
 class ListingFingerprintAdmin(admin.ModelAdmin):
-    """Read-only view of the duplicate-detection fingerprints (search.duplicates): which
+    """Read-only view of the duplicate-detection fingerprints (search.fingerprints): which
     listings are compared, whose, and when their text was last fingerprinted."""
 
     list_display = ("id", "kind", "object_id", "owner_id", "version", "updated_at")

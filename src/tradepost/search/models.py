@@ -34,7 +34,7 @@ class IndexOutbox(models.Model):
 
 class ListingFingerprint(models.Model):
     """The MinHash signature of one published listing's analysed text, for finding its
-    near-duplicates among the same owner's listings (`tradepost.search.duplicates`).
+    near-duplicates among the same owner's listings (`tradepost.search.fingerprints`).
 
     Generic: `kind` and `object_id` name the listing, `owner_id` whose it is (a company's
     id for products); the search app reads no business table. `digest` is a hash of the

@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from tradepost.companies.models import Company
 from tradepost.messaging.models import Conversation
+from tradepost.search.indexed_rates import indexed_rates
 from tradepost.search.outbox import OutboxKind, record_changes
-from tradepost.search.responsiveness import indexed_rates
 from tradepost.sourcing.models import Quotation
 
 _CONVERSATION = 0

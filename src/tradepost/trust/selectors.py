@@ -19,8 +19,8 @@ from typing import Any
 from django.db.models import Count, Min, Prefetch, Q, QuerySet
 
 from tradepost.accounts.selectors import is_operator, require_operator
-from tradepost.catalog.company_selectors import public_companies
 from tradepost.catalog.models import Product, ProductStatus
+from tradepost.catalog.public_companies import public_companies
 from tradepost.catalog.selectors import get_published_product
 from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company, Standing

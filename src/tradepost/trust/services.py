@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import require_operator
+from tradepost.accounts.throttle import throttle, throttle_key
 from tradepost.audit.services import audit_record
 from tradepost.catalog.services import product_hide, product_restore
 from tradepost.companies.actors import actor_for
@@ -351,6 +352,11 @@ def _tell_company(request: VerificationRequest) -> None:
 # --- reports ---------------------------------------------------------------------------------
 
 NOTE_MAX_LENGTH = 1000
+#: A person's reports are counted by the one rate limiter (`accounts.throttle`) under this
+#: action, over this window.
+REPORT_THROTTLE_ACTION = "reports"
+REPORT_WINDOW = timedelta(days=1)
+REPORTER_KEY = "reporter"
 
 
 class ReportFields(TypedDict, total=False):
@@ -368,6 +374,11 @@ REPORT_FIELDS = frozenset(ReportFields.__annotations__)
 def reports_per_day() -> int:
     """Reports one person may send in 24 hours (TRADEPOST_REPORTS_PER_DAY)."""
     return settings.TRADEPOST_REPORTS_PER_DAY
+
+
+def reporter_throttle_key(actor: Any) -> str:
+    """The throttle's key for `actor`'s reports."""
+    return throttle_key(REPORTER_KEY, str(actor.pk))
 
 
 def _clean_note(value: Any) -> str:
@@ -410,18 +421,28 @@ def _already_reported() -> TrustError:
     )
 
 
-def _check_report_rate(actor: Any) -> None:
-    """At most `reports_per_day()` reports in 24 hours, the reporter's row locked first (on
-    PostgreSQL; SQLite's write transactions run one at a time) so that parallel reports
-    cannot pass the limit together."""
+def _lock_reporter(actor: Any) -> None:
+    """Serialise one person's reports: the reporter's row locked (on PostgreSQL; SQLite's
+    write transactions run one at a time), so that parallel reports can neither pass the
+    daily limit together nor both be the open report of one target."""
     User.objects.select_for_update(no_key=True).filter(pk=actor.pk).values_list("pk").first()
-    limit = reports_per_day()
-    since = timezone.now() - timedelta(days=1)
-    if Report.objects.filter(reporter=actor, created_at__gt=since).count() >= limit:
+
+
+def _count_report(actor: Any) -> None:
+    """Count one report of the actor with the one rate limiter, or refuse it when the last 24
+    hours already hold `reports_per_day()`. Called after `_lock_reporter`, in the report's
+    transaction, once the report is sure to be written: in the database store the count
+    commits or rolls back with it, and a report refused for another reason counts nothing."""
+    answer = throttle(
+        action=REPORT_THROTTLE_ACTION,
+        limits=[(reporter_throttle_key(actor), reports_per_day())],
+        window=REPORT_WINDOW,
+    )
+    if not answer:
         raise TrustError(
             TrustErrorCode.REPORT_RATE_LIMIT,
             _("You have sent %(limit)d reports in the last 24 hours. Please try again later.")
-            % {"limit": limit},
+            % {"limit": answer.limit},
         )
 
 
@@ -444,7 +465,7 @@ def report_submit(*, actor: Any, **fields: Unpack[ReportFields]) -> Report:
     cleaned = _clean_report(fields)
     subject = reportable(user=actor, target=cleaned["target"], target_id=fields.get("target_id"))
     _refuse_own(actor, subject)
-    _check_report_rate(actor)
+    _lock_reporter(actor)
     duplicate = Report.objects.filter(
         reporter=actor, target=subject.target, target_id=subject.target_id, status=ReportStatus.OPEN
     )
@@ -461,6 +482,7 @@ def report_submit(*, actor: Any, **fields: Unpack[ReportFields]) -> Report:
         created_at=timezone.now(),
     )
     _full_clean(report)
+    _count_report(actor)
     try:
         with transaction.atomic():
             report.save()

@@ -193,21 +193,3 @@ def cut_page(
     return Page(
         items, number=number, count=count, per_page=per_page, max_page=max_page, params=params
     )
-
-
-def from_clamped(request: HttpRequest, page: Any, *, number: int) -> Page[Any]:
-    """A page of a selector that pages with Django's `get_page` (which turns a page past the
-    end into the last one), asked for page `number` (`page_number`): the same page, or, when
-    it gave another (the last), an empty page past the end with the true count.
-
-    For the catalogue's category and company pages until `catalog.selectors` hands out the
-    list rather than the page; the rows of that last page are read for nothing then."""
-    paginator = page.paginator
-    rows = list(page.object_list) if page.number == number else []
-    return Page(
-        rows,
-        number=number,
-        count=paginator.count,
-        per_page=paginator.per_page,
-        params=_request_params(request),
-    )

@@ -30,7 +30,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import translation
 
-from tradepost.catalog.company_selectors import companies_with_published_products
+from tradepost.catalog.public_companies import companies_with_published_products
 from tradepost.catalog.selectors import all_categories, published_products
 from tradepost.web.templatetags.tradepost_i18n import HREFLANG
 

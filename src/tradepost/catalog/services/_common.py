@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
 from tradepost.audit.services import audit_record
-from tradepost.catalog.duplicates import fingerprint_sync
+from tradepost.catalog.duplicate_listings import fingerprint_sync
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
+from tradepost.catalog.listing_screening import screen_listing
 from tradepost.catalog.models import Product, ProductStatus
-from tradepost.catalog.screening import screen_listing
 from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
 from tradepost.core.events import EventType, emit

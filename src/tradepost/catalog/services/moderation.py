@@ -13,8 +13,8 @@ from tradepost.accounts.models import User
 from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record
 from tradepost.catalog.errors import ProductError, ProductErrorCode
+from tradepost.catalog.listing_screening import screen_listing
 from tradepost.catalog.models import Product, ProductStatus
-from tradepost.catalog.screening import screen_listing
 from tradepost.catalog.services._common import _changed, _emit_published, _full_clean, _locked
 from tradepost.companies.selectors import standing_refusal
 from tradepost.core.cleaning import FieldErrors, clean_text

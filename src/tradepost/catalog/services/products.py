@@ -13,7 +13,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
-from tradepost.catalog.duplicates import fingerprints_forget
+from tradepost.catalog.duplicate_listings import fingerprints_forget
 from tradepost.catalog.errors import ProductError, ProductErrorCode
 from tradepost.catalog.models import Category, Product, ProductStatus, ProductTranslation
 from tradepost.catalog.services._common import (

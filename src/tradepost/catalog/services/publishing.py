@@ -9,10 +9,10 @@ from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import is_operator, user_can_publish
-from tradepost.catalog.duplicates import refuse_likely_duplicates
+from tradepost.catalog.duplicate_listings import refuse_likely_duplicates
 from tradepost.catalog.errors import ProductError, ProductErrorCode
+from tradepost.catalog.listing_screening import screen_listing
 from tradepost.catalog.models import Product, ProductStatus
-from tradepost.catalog.screening import screen_listing
 from tradepost.catalog.services._common import (
     _changed,
     _emit_published,

@@ -20,9 +20,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import pgettext_lazy as _p
 
-from tradepost.catalog.company_selectors import business_type_labels
 from tradepost.catalog.models import Product, Unit
 from tradepost.catalog.ports import PortName, port_name
+from tradepost.catalog.public_companies import business_type_labels
 from tradepost.core.countries import country_name
 from tradepost.core.currencies import currency_digits
 from tradepost.core.languages import babel_date_locale, babel_locale, normalise_ui_language

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from tradepost.catalog.screening import held_count
+from tradepost.catalog.listing_screening import held_count
 
 register = template.Library()
 

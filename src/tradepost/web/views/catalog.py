@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from tradepost.catalog import company_selectors as companies
+from tradepost.catalog import public_companies as companies
 from tradepost.catalog import selectors as catalog
 from tradepost.catalog.showcase_selectors import category_showcase
 from tradepost.companies.models import BusinessType
@@ -19,7 +19,7 @@ from tradepost.reviews.selectors import latest_reviews
 from tradepost.sourcing.responsiveness import supplier_responsiveness
 from tradepost.trust.selectors import public_verification
 from tradepost.web.badges import gold_ids
-from tradepost.web.pagination import from_clamped, page_number, paginate
+from tradepost.web.pagination import paginate
 from tradepost.web.templatetags.tradepost_catalog import (
     absolute_url,
     product_structured_data,
@@ -50,12 +50,9 @@ def category_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if category is None:
         raise Http404
     sort = catalog.normalise_sort(request.GET.get("sort"))
-    number = page_number(request)
-    listed, cards = catalog.category_product_page(
-        category=category, language=language, sort=sort, page_number=number
-    )
-    page = from_clamped(request, listed, number=number)
-    cards = cards if page.object_list else []
+    products = catalog.category_products(category=category, language=language, sort=sort)
+    page = paginate(request, products, catalog.PRODUCTS_PER_PAGE)
+    cards = catalog.product_cards(page.object_list, language=language)
     # The paid showcase of this category, in its own labelled block (ADR 0026).
     showcase_cards = (
         category_showcase(language=language, category=category) if page.number == 1 else []
@@ -140,12 +137,9 @@ def company_detail(request: HttpRequest, slug: str) -> HttpResponse:
     reviews = latest_reviews(company=company)
     for review in reviews:
         review.buyer_name = review.buyer.name_for(language) if review.buyer else ""  # type: ignore[attr-defined]
-    number = page_number(request)
-    listed, cards = catalog.company_product_page(
-        company_id=company.pk, language=language, page_number=number
-    )
-    page = from_clamped(request, listed, number=number)
-    cards = cards if page.object_list else []
+    products = catalog.company_products(company_id=company.pk, language=language)
+    page = paginate(request, products, catalog.PRODUCTS_PER_PAGE)
+    cards = catalog.product_cards(page.object_list, language=language)
     context = {
         "profile": companies.company_profile(company, language=language),
         "company": company,

@@ -12,13 +12,12 @@ from typing import Any
 
 from babel.dates import format_skeleton
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tradepost.accounts.selectors import is_operator
 from tradepost.companies.models import Company
 from tradepost.core.chinese_scripts import convert_script
 from tradepost.core.languages import babel_date_locale, normalise_ui_language
@@ -28,7 +27,7 @@ from tradepost.insights.selectors import (
     operator_numbers,
     supplier_desk,
 )
-from tradepost.web.guards import company_required
+from tradepost.web.guards import company_required, operator_only
 from tradepost.web.views.health import INDEX_STALE_SECONDS, node_health
 from tradepost.web.views.membership import badge_context
 
@@ -99,8 +98,7 @@ def supplier_desk_page(request: HttpRequest, company: Company) -> HttpResponse:
 @login_required
 @require_GET
 def operator_desk_page(request: HttpRequest) -> HttpResponse:
-    if not is_operator(request.user):
-        raise Http404
+    operator_only(request)
     reachable, health = node_health()
     search = health.get("search") if reachable else None
     return render(

@@ -13,13 +13,12 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tradepost.accounts.selectors import is_operator
 from tradepost.companies.models import Company
 from tradepost.core.downloads import pdf_response
 from tradepost.core.languages import normalise_ui_language
@@ -30,7 +29,7 @@ from tradepost.membership.forms import BillingForm
 from tradepost.membership.invoices import invoice_context
 from tradepost.membership.models import SubscriptionKind
 from tradepost.trust.selectors import company_verification
-from tradepost.web.guards import actor, company_required
+from tradepost.web.guards import actor, company_required, operator_only
 from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_refusal, show_on_form
 
@@ -209,8 +208,7 @@ def invoice_pdf(request: HttpRequest, invoice_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def payments(request: HttpRequest) -> HttpResponse:
-    if not is_operator(request.user):
-        raise Http404
+    operator_only(request)
     page = paginate(request, selectors.invoices_awaiting_payment(user=request.user), PER_PAGE)
     return render(request, "membership/payments.html", {"page": page})
 
@@ -218,8 +216,7 @@ def payments(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def payment_confirm(request: HttpRequest, invoice_id: int) -> HttpResponse:
-    if not is_operator(request.user):
-        raise Http404
+    operator_only(request)
     try:
         item = services.invoice_confirm_payment(actor=request.user, invoice_id=invoice_id)
     except MembershipError as error:

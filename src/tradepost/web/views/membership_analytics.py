@@ -24,7 +24,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tradepost.accounts.selectors import is_operator
 from tradepost.core.countries import country_name
 from tradepost.core.languages import babel_date_locale, normalise_ui_language
 from tradepost.membership.analytics import (
@@ -34,6 +33,7 @@ from tradepost.membership.analytics import (
     paid_plans,
 )
 from tradepost.membership.forms import AnalyticsFilterForm
+from tradepost.web.guards import operator_only
 from tradepost.web.spreadsheets import csv_response
 from tradepost.web.views.insights import CHART_LOCALES
 
@@ -204,8 +204,7 @@ def _chart_data(analytics: MembershipAnalytics, language: str) -> dict[str, Any]
 
 def _analytics(request: HttpRequest) -> tuple[AnalyticsFilterForm, MembershipAnalytics]:
     """The filters as asked for and the analytics they give (404 for non-operators)."""
-    if not is_operator(request.user):
-        raise Http404
+    operator_only(request)
     form = AnalyticsFilterForm(request.GET or None, plans=paid_plans())
     return form, membership_analytics(user=request.user, **form.filters())
 

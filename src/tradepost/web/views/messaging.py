@@ -15,14 +15,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tradepost.accounts.selectors import is_operator
-from tradepost.catalog.company_selectors import get_public_company
+from tradepost.catalog.public_companies import get_public_company
 from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
 from tradepost.companies.selectors import company_described
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.core.errors import ErrorKind
 from tradepost.messaging import selectors, services
-from tradepost.messaging.errors import MessagingError
+from tradepost.messaging.errors import ConversationNotFound, MessagingError
 from tradepost.messaging.forms import InquiryForm, ReplyForm
 from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
@@ -174,7 +174,7 @@ def show_buyer(request: AuthenticatedRequest, conversation_id: int) -> HttpRespo
     if selectors.participant_company_id(request.user, conversation) != (
         conversation.buyer_company_id
     ):
-        raise Http404
+        raise ConversationNotFound()  # the buyer's members only: nobody else finds this page
     if not conversation.buyer_hidden:
         return redirect("messaging:detail", conversation_id=conversation.pk)
     if request.method == "POST":

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tradepost.accounts.selectors import is_operator
 from tradepost.catalog import services
 from tradepost.catalog.category_picker import category_options, suggest_categories
-from tradepost.catalog.errors import ProductError, ProductErrorCode
+from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
 from tradepost.catalog.forms import (
     ProductForm,
     ProductImageForm,
@@ -391,7 +391,7 @@ def product_image_reorder(request: HttpRequest, pk: int) -> HttpResponse:
 def product_translation(request: HttpRequest, pk: int, language: str) -> HttpResponse:
     product = access_product(user=request.user, product_id=pk)
     if language not in UI_LANGUAGES or language == product.original_language:
-        raise Http404()
+        raise ProductNotFound()  # no translation of it into this language can be written
     translation = ProductTranslation.objects.filter(product=product, language=language).first()
     if request.method == "POST":
         form = ProductTranslationForm(request.POST)

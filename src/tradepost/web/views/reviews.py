@@ -20,14 +20,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tradepost.accounts.selectors import is_operator
-from tradepost.catalog.company_selectors import company_profile, get_public_company
+from tradepost.catalog.public_companies import company_profile, get_public_company
 from tradepost.core.errors import ErrorKind
 from tradepost.core.languages import normalise_ui_language
 from tradepost.reviews import selectors, services
-from tradepost.reviews.errors import ReviewError
+from tradepost.reviews.errors import ReviewError, ReviewNotFound
 from tradepost.reviews.forms import HideForm, ReplyForm, ReviewForm
 from tradepost.reviews.models import Review
 from tradepost.sourcing.selectors import access_quotation
+from tradepost.web.guards import operator_only
 from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_refusal, show_on_form
 
@@ -84,7 +85,7 @@ def review_create(request: HttpRequest, quotation_id: int) -> HttpResponse:
         existing.buyer_name = quotation.request.buyer.name_for(_language())  # type: ignore[attr-defined]
     refusal = None if existing else selectors.review_refusal(user=request.user, quotation=quotation)
     if refusal is not None and refusal.kind is ErrorKind.NOT_FOUND:
-        raise Http404
+        raise ReviewNotFound(refusal.code, refusal.message)
     form = ReviewForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -136,8 +137,7 @@ def review_reply(request: HttpRequest, review_id: int) -> HttpResponse:
 
 
 def _operator_review(request: HttpRequest, review_id: int) -> Review:
-    if not is_operator(request.user):
-        raise Http404  # as the other operator pages: nobody else learns they exist
+    operator_only(request)
     return selectors.access_review(user=request.user, review_id=review_id)
 
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductError
-from tradepost.catalog.screening import access_held_product, held_listings, held_reviews
+from tradepost.catalog.listing_screening import access_held_product, held_listings, held_reviews
 from tradepost.screening import selectors, services
 from tradepost.screening.errors import ScreeningError
 from tradepost.screening.forms import (

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tradepost.accounts import services as accounts
 from tradepost.accounts.errors import AccountError
-from tradepost.catalog import company_selectors as companies
+from tradepost.catalog import public_companies as companies
 from tradepost.catalog import selectors as catalog
 from tradepost.catalog.showcase_selectors import home_showcase
 from tradepost.core.languages import normalise_ui_language

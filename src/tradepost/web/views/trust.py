@@ -11,7 +11,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -31,9 +31,11 @@ from tradepost.web.views.accounts import AuthenticatedRequest
 #: Requests the operators' queue shows on a page.
 QUEUE_PAGE_SIZE = 20
 _LANGUAGE_NAMES = dict(LISTING_LANGUAGES)
+#: Why the company's verification pages send someone without a company to create one.
+NO_COMPANY = gettext_lazy("Create your company profile first.")
 
 
-@company_required(gettext_lazy("Create your company profile first."), operators_to="trust:queue")
+@company_required(NO_COMPANY, operators_to="trust:queue")
 def verification(request: AuthenticatedRequest, company: Company) -> HttpResponse:
     # Its owner and admins send the documents; operators decide, they do not submit.
     can_manage = actor(request).managed_company == company
@@ -69,12 +71,9 @@ def verification(request: AuthenticatedRequest, company: Company) -> HttpRespons
     return render(request, "trust/verification.html", context, status=status)
 
 
-@login_required
+@company_required(NO_COMPANY, operators_to="trust:queue")
 @require_POST
-def withdraw(request: AuthenticatedRequest) -> HttpResponse:
-    company = actor(request).company
-    if company is None:
-        raise Http404
+def withdraw(request: AuthenticatedRequest, company: Company) -> HttpResponse:
     try:
         services.verification_withdraw(actor=request.user, company=company)
     except TrustError as exc:

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tradepost.core.errors import ErrorKind
 from tradepost.trust import selectors, services
-from tradepost.trust.errors import TrustError, TrustErrorCode
+from tradepost.trust.errors import ReportNotFound, TrustError, TrustErrorCode
 from tradepost.trust.forms import DecisionForm, ModerationForm, ReportForm
 from tradepost.trust.models import ModerationAction, ReportTarget
 from tradepost.trust.selectors import ReportGroup, Subject
@@ -63,7 +63,7 @@ def report_create(request: AuthenticatedRequest) -> HttpResponse:
     source = request.POST if posted else request.GET
     target = source.get("target")
     if target not in ReportTarget.values:
-        raise Http404
+        raise ReportNotFound(TrustErrorCode.TARGET_NOT_FOUND)
     subject = selectors.reportable(
         user=request.user, target=target, target_id=source.get("target_id")
     )

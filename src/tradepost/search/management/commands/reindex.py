@@ -1,6 +1,6 @@
 """`tradepost reindex`: rebuild the search index from the database, or check it; with
 `--fingerprints`, rebuild the near-duplicate fingerprints of the published listings instead
-(after `tradepost generate` or a change of `search.duplicates.SCHEME`)."""
+(after `tradepost generate` or a change of `search.fingerprints.SCHEME`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from tradepost.search import sources
 from tradepost.search.check import check_index
-from tradepost.search.duplicates import fingerprints_rebuild
+from tradepost.search.fingerprints import fingerprints_rebuild
 from tradepost.search.index import IndexBusy, index_dir
 from tradepost.search.indexer import rebuild_now
 

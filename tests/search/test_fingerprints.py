@@ -1,4 +1,4 @@
-"""Near-duplicate detection (`tradepost.search.duplicates`): shingles of the analysed text,
+"""Near-duplicate detection (`tradepost.search.fingerprints`): shingles of the analysed text,
 MinHash signatures and the LSH index kept in the database, within one owner only."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.test import override_settings
 from tests.factories.catalog import make_product
 from tests.factories.companies import make_company
 from tradepost.catalog.models import ProductStatus
-from tradepost.search.duplicates import (
+from tradepost.search.fingerprints import (
     SCHEME,
     fingerprint,
     fingerprint_remove,

@@ -1,7 +1,7 @@
 """Near-duplicate listings within a company (docs/adr/0024-near-duplicate-listings.md).
 
 The search app keeps a MinHash fingerprint of every published product
-(`tradepost.search.duplicates`, generic: it works on the texts given to it); this module
+(`tradepost.search.fingerprints`, generic: it works on the texts given to it); this module
 gives it a product's texts, keeps the fingerprint in step with the product's state
 (`fingerprint_sync`, from every write through `services._changed`) and, when a product is
 published, finds the company's published listings it is most like (`likely_duplicates_of`)
@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from tradepost.catalog.errors import ProductError, ProductErrorCode
 from tradepost.catalog.models import Product, ProductStatus
 from tradepost.search.documents import attribute_texts, plain_text
-from tradepost.search.duplicates import (
+from tradepost.search.fingerprints import (
     PRODUCT_KIND,
     fingerprint_remove,
     fingerprint_store,
@@ -31,7 +31,7 @@ from tradepost.search.duplicates import (
 
 def listing_texts(product: Product) -> tuple[str, str]:
     """The title and the body (plain description, keywords, attributes) compared; the same
-    texts the search source gives a rebuild (`search.duplicates.fingerprints_rebuild`)."""
+    texts the search source gives a rebuild (`search.fingerprints.fingerprints_rebuild`)."""
     body = listing_body(
         description=plain_text(product.description or ""),
         keywords=product.keywords or "",

@@ -15,41 +15,33 @@ from typing import Any
 from django import forms
 
 
-class ChoiceText(forms.CharField):
+class _WidgetChoices(forms.Field):
+    """The list of choices, kept by the widget alone (templates and widgets read `choices`)."""
+
+    def __init__(self, *, choices: Iterable[tuple[Any, Any]] = (), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.choices = choices
+
+    @property
+    def choices(self) -> list[tuple[Any, Any]]:
+        return list(self.widget.choices)  # type: ignore[attr-defined]
+
+    @choices.setter
+    def choices(self, value: Iterable[tuple[Any, Any]]) -> None:
+        self.widget.choices = list(value)  # type: ignore[attr-defined]
+
+
+class ChoiceText(_WidgetChoices, forms.CharField):
     """One choice of a list (drawn as a select), handed to the service as sent."""
 
     widget = forms.Select
 
-    def __init__(self, *, choices: Iterable[tuple[Any, Any]] = (), **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.choices = choices
 
-    @property
-    def choices(self) -> list[tuple[Any, Any]]:
-        return list(self.widget.choices)  # type: ignore[attr-defined]
-
-    @choices.setter
-    def choices(self, value: Iterable[tuple[Any, Any]]) -> None:
-        self.widget.choices = list(value)  # type: ignore[attr-defined]
-
-
-class ChoiceList(forms.Field):
+class ChoiceList(_WidgetChoices):
     """Several choices of a list (drawn as checkboxes unless another widget is given), handed to
     the service as the list of texts sent."""
 
     widget = forms.CheckboxSelectMultiple
-
-    def __init__(self, *, choices: Iterable[tuple[Any, Any]] = (), **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.choices = choices
-
-    @property
-    def choices(self) -> list[tuple[Any, Any]]:
-        return list(self.widget.choices)  # type: ignore[attr-defined]
-
-    @choices.setter
-    def choices(self, value: Iterable[tuple[Any, Any]]) -> None:
-        self.widget.choices = list(value)  # type: ignore[attr-defined]
 
     def to_python(self, value: Any) -> list[str]:
         if value in self.empty_values:

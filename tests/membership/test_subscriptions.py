@@ -160,6 +160,37 @@ def test_cancel_at_term_end_and_resume():
     assert current.auto_renew
 
 
+def test_each_change_of_plan_or_renewal_writes_one_audit_entry():
+    owner, company = make_trader()
+    first = subscribe(company, gold(), actor=owner)
+    bigger = make_plan(price=Decimal("9000.00"))
+    upgrade = subscribe(company, bigger, actor=owner, action="upgrade", paid=False)
+    services.subscription_cancel(actor=owner, company=company)
+    entries = list(
+        AuditEntry.objects.filter(action__startswith="subscription.")
+        .order_by("pk")
+        .values_list("action", "actor", "target_id", "changes")
+    )
+    assert entries == [
+        (
+            "subscription.new",
+            owner.pk,
+            str(first.pk),
+            {"plan": [None, gold().code], "auto_renew": [None, True]},
+        ),
+        (
+            "subscription.upgrade",
+            owner.pk,
+            str(upgrade.pk),
+            {"plan": [gold().code, bigger.code], "auto_renew": [True, True]},
+        ),
+        ("subscription.cancel", owner.pk, str(first.pk), {"auto_renew": [True, False]}),
+    ]
+    services.plan_change(actor=owner, company=company, plan_id=gold().pk, action="subscribe")
+    resumed = AuditEntry.objects.filter(action="subscription.resume").get()
+    assert (resumed.target_id, resumed.changes) == (str(first.pk), {"auto_renew": [False, True]})
+
+
 def test_plain_members_and_outsiders_change_nothing(cast):
     for actor in (cast.member, cast.outsider, cast.loner):
         with pytest.raises(MembershipError) as refused:

@@ -15,7 +15,6 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from typing import IO, Any
 
 from django.conf import settings
@@ -31,6 +30,7 @@ from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_choice, clean_file_name
 from tradepost.core.languages import normalise_ui_language
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.imports import kept, running
 from tradepost.imports.errors import ImportErrorCode, ImportJobError, ImportNotFound
 from tradepost.imports.models import ImportFormat, ImportJob, ImportMode, ImportStatus
@@ -202,7 +202,7 @@ def _small(estimate: int | None) -> bool:
 
 
 def _check_later(job: ImportJob) -> None:
-    transaction.on_commit(lambda: check_import.enqueue(job.pk), robust=True)
+    enqueue_on_commit(check_import, job.pk)
 
 
 def import_upload(
@@ -344,7 +344,7 @@ def _confirm(actor: User, job: ImportJob, mode: Any, *, later: bool) -> ImportJo
             actor=actor, action="import.confirm", target=locked, changes={"mode": [None, chosen]}
         )
     if later:
-        transaction.on_commit(lambda: run_import.enqueue(locked.pk), robust=True)
+        enqueue_on_commit(run_import, locked.pk)
     return locked
 
 
@@ -418,6 +418,6 @@ def imports_resume_stalled(*, now: datetime | None = None) -> int:
             if not claimed:
                 continue
             task = check_import if status == ImportStatus.CHECKING else run_import
-            transaction.on_commit(partial(task.enqueue, pk), robust=True)
+            enqueue_on_commit(task, pk)
             queued += 1
     return queued

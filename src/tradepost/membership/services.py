@@ -331,9 +331,29 @@ def plan_change(*, actor: Any, company: Company, plan_id: Any, action: Action) -
     subscription.full_clean(validate_constraints=False)
     subscription.save()
     invoice = _issue_invoice(subscription, price=quote.price, credit=quote.credit)
+    _audit_plan(actor, subscription, f"subscription.{quote.kind}", current=current)
     if invoice.total == 0:
         _mark_paid(invoice, actor=None, now=now)
     return subscription
+
+
+def _audit_plan(
+    actor: Any, subscription: Subscription, action: str, *, current: Subscription | None
+) -> None:
+    """One audit entry for a change of the company's plan or of its renewal: the plan before
+    and after, and whether it renews."""
+    audit_record(
+        actor=actor,
+        action=action,
+        target=subscription,
+        changes={
+            "plan": [current.plan.code if current is not None else None, subscription.plan.code],
+            "auto_renew": [
+                current.auto_renew if current is not None else None,
+                subscription.auto_renew,
+            ],
+        },
+    )
 
 
 def _same_change_waiting(
@@ -367,6 +387,12 @@ def _wrong_action(kind: str) -> str:
 def _resume(actor: Any, current: Subscription) -> Subscription:
     current.auto_renew = True
     current.save(update_fields=["auto_renew"])
+    audit_record(
+        actor=actor,
+        action="subscription.resume",
+        target=current,
+        changes={"auto_renew": [False, True]},
+    )
     _badge_may_change(current.company_id)
     return current
 
@@ -385,6 +411,12 @@ def subscription_cancel(*, actor: Any, company: Company) -> Subscription:
     _void_pending(company, now=timezone.now())
     current.auto_renew = False
     current.save(update_fields=["auto_renew"])
+    audit_record(
+        actor=actor,
+        action="subscription.cancel",
+        target=current,
+        changes={"auto_renew": [True, False]},
+    )
     following = selectors.scheduled_next(current)
     if following is not None:  # paid ahead: it runs, and ends without renewing too
         following.auto_renew = False

@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 
 from tradepost.core.languages import normalise_ui_language
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.notify.tasks import send_email
 
 
@@ -44,9 +45,15 @@ def queue_email(
     Links in `context` must be absolute (build them with `absolute_url`).
     """
     message = render_email(subject=subject, template=template, context=context, language=language)
-    # robust: a queue that cannot be reached is logged; it never turns the committed write
-    # into an error for the person who made it.
-    transaction.on_commit(lambda: send_email.enqueue(to=to, attempt=0, **message), robust=True)
+    enqueue_on_commit(
+        send_email,
+        to=to,
+        subject=message["subject"],
+        text=message["text"],
+        html=message["html"],
+        language=message["language"],
+        attempt=0,
+    )
 
 
 def absolute_url(path: str) -> str:

@@ -11,6 +11,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.utils import timezone
 from django_tasks import task
 
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.core.retries import Backoff
 
 logger = logging.getLogger(__name__)
@@ -49,11 +50,15 @@ def send_email(*, to: str, subject: str, text: str, html: str, language: str, at
             raise EmailDeliveryFailed(str(exc)) from exc
         next_attempt = attempt + 1
         logger.warning("Email to %s failed on attempt %d, will retry: %s", to, attempt + 1, exc)
-        retry = send_email
-        if send_email.get_backend().supports_defer:
-            retry = send_email.using(run_after=timezone.now() + EMAIL_BACKOFF.delay(next_attempt))
-        retry.enqueue(
-            to=to, subject=subject, text=text, html=html, language=language, attempt=next_attempt
+        enqueue_on_commit(
+            send_email,
+            run_after=timezone.now() + EMAIL_BACKOFF.delay(next_attempt),
+            to=to,
+            subject=subject,
+            text=text,
+            html=html,
+            language=language,
+            attempt=next_attempt,
         )
         return "retry-scheduled"
     return "sent"

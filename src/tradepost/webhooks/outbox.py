@@ -19,10 +19,10 @@ from datetime import datetime
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
 from django.utils import timezone
 
 from tradepost.core.events import PAYLOAD_VERSION
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.webhooks.models import (
     DeliveryStatus,
     WebhookDelivery,
@@ -92,16 +92,10 @@ def new_deliveries(
 def queue_after_commit(delivery_ids: list[int]) -> None:
     """Put the deliveries on the task queue once the current transaction commits (robust: a
     queue that does not answer leaves them to the worker's timer, never fails the write)."""
-    if not delivery_ids:
-        return
+    from tradepost.webhooks.tasks import deliver_webhook
 
-    def queue() -> None:
-        from tradepost.webhooks.tasks import deliver_webhook
-
-        for delivery_id in delivery_ids:
-            deliver_webhook.enqueue(delivery_id=delivery_id)
-
-    transaction.on_commit(queue, robust=True)
+    for delivery_id in delivery_ids:
+        enqueue_on_commit(deliver_webhook, delivery_id=delivery_id)
 
 
 def record_event(event_type: str, company_id: int, payload: Mapping[str, Any]) -> None:

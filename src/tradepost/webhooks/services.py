@@ -48,6 +48,7 @@ from tradepost.core.cleaning import (
 )
 from tradepost.core.events import EventType
 from tradepost.core.languages import normalise_ui_language
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.core.retries import Backoff
 from tradepost.notify.services import absolute_url, queue_email
 from tradepost.webhooks import sending
@@ -490,12 +491,8 @@ def _queue_retry(delivery_id: int, due: datetime) -> None:
     Redis queues); elsewhere (the tests' immediate queue) the worker's timer sends it."""
     from tradepost.webhooks.tasks import deliver_webhook
 
-    if not deliver_webhook.get_backend().supports_defer:
-        return
-    transaction.on_commit(
-        lambda: deliver_webhook.using(run_after=due).enqueue(delivery_id=delivery_id),
-        robust=True,
-    )
+    if deliver_webhook.get_backend().supports_defer:
+        enqueue_on_commit(deliver_webhook, run_after=due, delivery_id=delivery_id)
 
 
 def _count_failure(endpoint: WebhookEndpoint) -> None:

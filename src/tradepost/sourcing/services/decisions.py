@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from tradepost.audit.services import audit_record
 from tradepost.core.cleaning import FieldErrors, clean_text
 from tradepost.core.events import EventType
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.search.outbox import OutboxKind, record_change
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import (
@@ -141,8 +142,7 @@ def quotation_award(*, actor: Any, quotation: Quotation) -> Quotation:
         },
     )
     _emit_quotation_event(EventType.QUOTATION_AWARDED, quotation, request, request.buyer)
-    request_id = request.pk
-    transaction.on_commit(lambda: notify_award_result.enqueue(request_id), robust=True)
+    enqueue_on_commit(notify_award_result, request.pk)
     return quotation
 
 

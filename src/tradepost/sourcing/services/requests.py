@@ -31,6 +31,7 @@ from tradepost.core.cleaning import (
     clean_text,
 )
 from tradepost.core.incoterms import Incoterm
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.search.outbox import OutboxKind, record_change
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
@@ -198,7 +199,7 @@ def request_create(*, actor: Any, **fields: Unpack[RequestFields]) -> BuyingRequ
     request.full_clean()
     request.save()
     record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
-    transaction.on_commit(lambda: notify_request_matched.enqueue(request.pk), robust=True)
+    enqueue_on_commit(notify_request_matched, request.pk)
     return request
 
 

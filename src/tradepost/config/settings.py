@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "tradepost.imports",
     "tradepost.screening",
     "tradepost.search",
+    "tradepost.translation",
     "tradepost.sourcing",
     "tradepost.messaging",
     "tradepost.reviews",

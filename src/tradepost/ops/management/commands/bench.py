@@ -1,4 +1,4 @@
-"""`tradepost bench search` and `tradepost bench relevance` (their code is in bench/).
+"""`tradepost bench search`, `relevance`, `translation` and the others (their code is in bench/).
 
 `search` generates a catalogue in TRADEPOST_HOME (or reuses the one there with --reuse),
 rebuilds the index, builds an FTS5 baseline, times the query set in this process and over
@@ -7,6 +7,10 @@ HTTP, and writes JSON and markdown to bench/results/. Not a test: run it on a qu
 `relevance` indexes each judged set of `../shared/data/relevance/` as listings, runs every
 query through the search service and through plain BM25 in the same run, and writes MRR@10,
 R@1, R@10 and the zero-result share to bench/results/ (in an empty TRADEPOST_HOME).
+
+`translation` translates the English/Chinese title pairs of the relevance data (or any TSV of
+the same shape, `--pairs`) both ways and writes chrF, BLEU, time per title and the share of
+words left untranslated, beside the untranslated text and a plain gloss.
 """
 
 from __future__ import annotations
@@ -55,13 +59,22 @@ class Command(BaseCommand):
         "TRADEPOST_HOME), rebuild the index, and time the fixed query set against the search "
         "service, raw tantivy, SQLite FTS5 and the HTTP endpoint. 'relevance': score the "
         "service and plain BM25 on the judged real queries of ../shared/data/relevance "
-        "(in an empty TRADEPOST_HOME). Results go to bench/results/."
+        "(in an empty TRADEPOST_HOME). 'translation': chrF and BLEU of the translation "
+        "engine on English/Chinese title pairs. Results go to bench/results/."
     )
 
     def add_arguments(self, parser):
         parser.add_argument(
             "target",
-            choices=["search", "relevance", "load", "faults", "hydration", "duplicates"],
+            choices=[
+                "search",
+                "relevance",
+                "translation",
+                "load",
+                "faults",
+                "hydration",
+                "duplicates",
+            ],
             help="What to benchmark.",
         )
         parser.add_argument(
@@ -82,6 +95,12 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--split", default="dev", help="relevance: which half of each set (file suffix)."
+        )
+        parser.add_argument(
+            "--pairs",
+            type=Path,
+            default=None,
+            help="translation: a TSV of English and Chinese titles (default: the dev pairs).",
         )
         parser.add_argument("--products", type=int, default=100_000)
         parser.add_argument("--companies", type=int, default=None)
@@ -123,6 +142,7 @@ class Command(BaseCommand):
         targets = {
             "search": self.search,
             "relevance": self.relevance,
+            "translation": self.translation,
             "load": self.load,
             "faults": self.faults,
             "hydration": lambda _options: self.hydration(),
@@ -318,6 +338,30 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         self.stdout.write(bench.markdown(report))
         json_path, md_path = bench.write_report(report, options["results_dir"] or bench.RESULTS_DIR)
+        self.stdout.write(f"Written {json_path} and {md_path}")
+
+    def translation(self, options: dict[str, Any]) -> None:
+        bench = bench_module("translation_bench")
+        pairs_file = options["pairs"] or bench.DEFAULT_PAIRS
+        if not pairs_file.is_file():
+            raise CommandError(f"No pairs file here: {pairs_file}")
+        pairs = bench.load_pairs(pairs_file)
+        if not pairs:
+            raise CommandError(f"{pairs_file} holds no English/Chinese pair.")
+        started = bench_module().now_stamp()
+        directions = bench.measure(pairs, say=self.say)
+        self.stdout.write(
+            bench.markdown(
+                directions, pairs_file=pairs_file.name, count=len(pairs), started=started
+            )
+        )
+        json_path, md_path = bench.write_report(
+            directions,
+            pairs_file=pairs_file.name,
+            count=len(pairs),
+            started=started,
+            results_dir=options["results_dir"] or bench.RESULTS_DIR,
+        )
         self.stdout.write(f"Written {json_path} and {md_path}")
 
     def relevance(self, options: dict[str, Any]) -> None:

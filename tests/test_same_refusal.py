@@ -16,6 +16,7 @@ from tests.factories.companies import make_trader
 from tests.factories.sourcing import make_request
 from tests.pages import log_in, page_url
 from tradepost.catalog.models import Product
+from tradepost.companies.models import Company
 from tradepost.sourcing.models import BuyingRequest, Quotation
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +77,24 @@ def _quotation_form(**overrides):
     return {**data, **overrides}
 
 
+def _company_form(**overrides):
+    data = {
+        "legal_name": "Ningbo Flask Works Co., Ltd.",
+        "english_name": "Ningbo Flask Works",
+        "country": "CN",
+        "business_types": ["manufacturer"],
+        "original_language": "en",
+        "province": "Zhejiang",
+        "city": "Ningbo",
+        "employee_range": "51-200",
+        "main_markets": ["western_europe"],
+        "main_products": "Vacuum flasks",
+        "certifications": "ISO 9001, BSCI",
+        "website": "https://example.com",
+    }
+    return {**data, **overrides}
+
+
 def _api_body(form: dict) -> dict:
     """The form's values as the API takes them (lists stay lists; ids are numbers)."""
     body = {name: value for name, value in form.items() if not name.startswith("tiers-")}
@@ -83,6 +102,8 @@ def _api_body(form: dict) -> dict:
         body["category_id"] = int(body["category_id"])
     if isinstance(body.get("required_certifications"), str):
         body["required_certifications"] = [body["required_certifications"]]
+    if isinstance(body.get("certifications"), str):
+        body["certifications"] = [name.strip() for name in body["certifications"].split(",")]
     if "lead_time_days" in body and body["lead_time_days"].lstrip("-").isdigit():
         body["lead_time_days"] = int(body["lead_time_days"])
     return {name: value for name, value in body.items() if value != ""}
@@ -185,3 +206,40 @@ def test_the_form_and_the_api_get_the_same_refusal(case, page, path, form, field
     assert _form_errors(web).get(field), "the value was not refused at all"
     assert not Quotation.objects.exists() and not Product.objects.exists()
     assert BuyingRequest.objects.count() == (1 if case == "quotation" else 0)
+
+
+#: The company profile: its page and PATCH /api/v1/me/company. (field, hostile value)
+COMPANY_CASES = [
+    ("legal_name", LONG),
+    ("english_name", LONG),
+    ("province", LONG),
+    ("city", LONG),
+    ("main_products", LONG),
+    ("website", LONG),
+    ("certifications", "ISO 9001, " + "x" * 100),
+    ("country", "ZZ"),
+    ("original_language", "tlh"),
+    ("employee_range", "a-million"),
+    ("business_types", ["pirate"]),
+    ("main_markets", ["mars"]),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    COMPANY_CASES,
+    ids=[f"company-{field}-{len(value)}" for field, value in COMPANY_CASES],
+)
+def test_the_company_profile_page_and_the_api_get_the_same_refusal(field, value, language):
+    user, company = make_trader(country="NL")
+    before = Company.objects.filter(pk=company.pk).values().get()
+    data = _company_form(**{field: value})
+    web = log_in(Client(), user).post(page_url("companies:profile", language), data)
+    assert web.status_code == 400
+    api = ApiClient(user)
+    api.client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    answered = api.patch("/api/v1/me/company", _api_body(data))
+    assert _form_errors(web).get(field) == _api_errors(answered).get(field)
+    assert _form_errors(web).get(field), "the value was not refused at all"
+    assert Company.objects.filter(pk=company.pk).values().get() == before

@@ -1,4 +1,8 @@
-"""Forms of the account pages. They parse input; the services decide and write."""
+"""Forms of the account pages. They parse input; the services decide and write
+(docs/adr/0020-one-input-layer.md). Django's own checks are kept where a form authenticates
+rather than writes (the login, the password fields, the reset request), on the new address of
+an address change (its service checks the password first) and on the preferred language (the
+service reads an unknown one as English rather than refusing it)."""
 
 from __future__ import annotations
 
@@ -11,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from tradepost.accounts import services
 from tradepost.accounts.backends import login_pause
 from tradepost.accounts.tokens import TOKEN_NAME_MAX_LENGTH
+from tradepost.core.form_fields import ChoiceText, Text
 from tradepost.core.languages import normalise_ui_language
-from tradepost.money.display import UNKNOWN_CHOICE, display_currency_options
+from tradepost.money.display import display_currency_options
 
 
 class EmailAuthenticationForm(AuthenticationForm):
@@ -63,14 +68,15 @@ def _language_choices() -> list[tuple[str, str]]:
 
 
 class SignupForm(forms.Form):
-    email = forms.EmailField(
+    # `services.user_signup` checks the address (format and length) itself.
+    email = Text(
         label=_("Email"),
-        max_length=254,
+        limit=services.EMAIL_MAX_LENGTH,
         widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
     )
-    full_name = forms.CharField(
+    full_name = Text(
         label=_("Full name"),
-        max_length=services.FULL_NAME_MAX_LENGTH,
+        limit=services.FULL_NAME_MAX_LENGTH,
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
     password = forms.CharField(
@@ -91,24 +97,21 @@ class SignupForm(forms.Form):
 
 
 class SettingsForm(forms.Form):
-    full_name = forms.CharField(
-        label=_("Full name"), max_length=services.FULL_NAME_MAX_LENGTH, required=False
-    )
+    full_name = Text(label=_("Full name"), limit=services.FULL_NAME_MAX_LENGTH, required=False)
     preferred_language = forms.ChoiceField(
         label=_("Preferred language"),
         choices=(),
         help_text=_("Emails from Tradepost are written in this language."),
     )
 
-    display_currency = forms.ChoiceField(
+    # `services.user_display_currency_set` refuses a currency it cannot show prices in.
+    display_currency = ChoiceText(
         label=_("Show prices in"),
-        choices=(),
         required=False,
         help_text=_(
             "Prices in another currency are shown converted into this one, approximately, "
             "beside the supplier's own price."
         ),
-        error_messages={"invalid_choice": UNKNOWN_CHOICE},
     )
 
     def __init__(self, *args, **kwargs):
@@ -117,7 +120,7 @@ class SettingsForm(forms.Form):
         assert isinstance(field, forms.ChoiceField)
         field.choices = _language_choices()
         currency = self.fields["display_currency"]
-        assert isinstance(currency, forms.ChoiceField)
+        assert isinstance(currency, ChoiceText)
         currency.choices = [
             ("", _("The usual currency of the page's language")),
             *display_currency_options(names_in=normalise_ui_language(get_language())),
@@ -139,9 +142,9 @@ class EmailChangeForm(forms.Form):
 
 
 class TokenCreateForm(forms.Form):
-    name = forms.CharField(
+    name = Text(
         label=_("Token name"),
-        max_length=TOKEN_NAME_MAX_LENGTH,
+        limit=TOKEN_NAME_MAX_LENGTH,
         help_text=_("What the token is for, e.g. “ERP sync”."),
     )
 

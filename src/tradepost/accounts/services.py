@@ -194,24 +194,9 @@ def email_verify(*, token: str) -> User:
     return user
 
 
-@transaction.atomic
-def user_settings_update(
-    *, user: User, full_name: str, preferred_language: str, display_currency: str | None = None
-) -> User:
-    """Save the person's settings; `display_currency` None leaves that choice as it is."""
-    user.full_name = _clean_full_name(full_name)
-    user.preferred_language = normalise_ui_language(preferred_language)
-    _full_clean(user, exclude=["password", "email"])
-    user.save(update_fields=["full_name", "preferred_language"])
-    if display_currency is not None:
-        user_display_currency_set(user=user, display_currency=display_currency)
-    return user
-
-
-@transaction.atomic
-def user_display_currency_set(*, user: User, display_currency: str) -> User:
-    """Keep the currency `user` wants prices shown in: a code the exchange-rate table knows,
-    "listed" (as each listing is priced) or "" (the default of the page's language)."""
+def _clean_display_currency(display_currency: str) -> str:
+    """A display-currency choice as stored: a code the exchange-rate table knows, "listed"
+    (as each listing is priced) or "" (the default of the page's language)."""
     choice = "" if display_currency == "" else display_choice(display_currency)
     if choice is None:
         raise AccountError(
@@ -219,6 +204,46 @@ def user_display_currency_set(*, user: User, display_currency: str) -> User:
             str(UNKNOWN_CHOICE),
             field="display_currency",
         )
+    return choice
+
+
+def _gather(errors: dict[str, list[str]], clean: Any, value: Any) -> Any:
+    """`clean(value)`, or None with its refusal's messages added to `errors`."""
+    try:
+        return clean(value)
+    except AccountError as refused:
+        for field, texts in refused.message_dict.items():
+            errors.setdefault(field, []).extend(texts)
+        return None
+
+
+@transaction.atomic
+def user_settings_update(
+    *, user: User, full_name: str, preferred_language: str, display_currency: str | None = None
+) -> User:
+    """Save the person's settings; `display_currency` None leaves that choice as it is. The
+    name and the currency are refused together, before anything changes on `user`."""
+    errors: dict[str, list[str]] = {}
+    name = _gather(errors, _clean_full_name, full_name)
+    currency = None
+    if display_currency is not None:
+        currency = _gather(errors, _clean_display_currency, display_currency)
+    if errors:
+        raise AccountError(AccountErrorCode.INVALID, errors)
+    user.full_name = name
+    user.preferred_language = normalise_ui_language(preferred_language)
+    _full_clean(user, exclude=["password", "email"])
+    user.save(update_fields=["full_name", "preferred_language"])
+    if currency is not None:
+        user_display_currency_set(user=user, display_currency=currency)
+    return user
+
+
+@transaction.atomic
+def user_display_currency_set(*, user: User, display_currency: str) -> User:
+    """Keep the currency `user` wants prices shown in: a code the exchange-rate table knows,
+    "listed" (as each listing is priced) or "" (the default of the page's language)."""
+    choice = _clean_display_currency(display_currency)
     if user.display_currency != choice:
         user.display_currency = choice
         user.save(update_fields=["display_currency"])

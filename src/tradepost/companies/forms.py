@@ -1,4 +1,7 @@
-"""Forms of the company management pages. They parse input; the services validate and write."""
+"""Forms of the company management pages. They parse input; the services validate and write
+(docs/adr/0020-one-input-layer.md): lengths are only the widgets' `maxlength`, choices only the
+widgets' lists, and `companies.validation` refuses what the API would refuse, in the same words.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,12 @@ from django.utils.translation import gettext_lazy as _
 from tradepost.companies import validation
 from tradepost.companies.models import BusinessType, Company, EmployeeRange, Market, Role
 from tradepost.core.countries import country_choices
+from tradepost.core.form_fields import ChoiceList, ChoiceText, Text
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
+
+#: What the browser is told a field needs; the service refuses a blank one itself, with the
+#: other fields' refusals (a form's `required` would stop before the service is asked).
+_NEEDED = {"required": True}
 
 
 def _country_field_choices() -> list[tuple[str, Any]]:
@@ -19,67 +27,70 @@ def _country_field_choices() -> list[tuple[str, Any]]:
 
 
 class CompanyCreateForm(forms.Form):
-    legal_name = forms.CharField(
+    legal_name = Text(
         label=_("Legal name"),
-        max_length=validation.LEGAL_NAME_MAX,
+        limit=validation.LEGAL_NAME_MAX,
+        required=False,
+        widget=forms.TextInput(attrs=_NEEDED),
         help_text=_(
             "As registered, in its own language and script, e.g. 义乌市星辰日用品有限公司."
         ),
     )
-    english_name = forms.CharField(
+    english_name = Text(
         label=_("English name"),
-        max_length=validation.ENGLISH_NAME_MAX,
+        limit=validation.ENGLISH_NAME_MAX,
         required=False,
         help_text=_("Shown to English readers and used for the address of your company page."),
     )
-    country = forms.ChoiceField(label=_("Country"), choices=())
-    business_types = forms.MultipleChoiceField(
+    country = ChoiceText(label=_("Country"), required=False, widget=forms.Select(attrs=_NEEDED))
+    business_types = ChoiceList(
         label=_("Business types"),
         choices=BusinessType.choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    original_language = forms.ChoiceField(
+    original_language = ChoiceText(
         label=_("Profile language"),
         choices=LISTING_LANGUAGES,
+        required=False,
+        widget=forms.Select(attrs=_NEEDED),
         help_text=_("The language you write your profile and listings in."),
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         country = self.fields["country"]
-        assert isinstance(country, forms.ChoiceField)
+        assert isinstance(country, ChoiceText)
         country.choices = _country_field_choices()
         self.fields["original_language"].initial = normalise_ui_language(get_language())
 
 
 class CompanyProfileForm(CompanyCreateForm):
-    province = forms.CharField(
-        label=_("Province or state"), max_length=validation.PLACE_MAX, required=False
-    )
-    city = forms.CharField(label=_("City"), max_length=validation.PLACE_MAX, required=False)
+    province = Text(label=_("Province or state"), limit=validation.PLACE_MAX, required=False)
+    city = Text(label=_("City"), limit=validation.PLACE_MAX, required=False)
     year_established = forms.IntegerField(label=_("Year established"), required=False)
-    employee_range = forms.ChoiceField(
+    employee_range = ChoiceText(
         label=_("Employees"),
         choices=[("", _("Not stated")), *EmployeeRange.choices],
         required=False,
     )
-    main_markets = forms.MultipleChoiceField(
+    main_markets = ChoiceList(
         label=_("Main markets"),
         choices=Market.choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    main_products = forms.CharField(
+    main_products = Text(
         label=_("Main products"),
-        max_length=validation.MAIN_PRODUCTS_MAX,
+        limit=validation.MAIN_PRODUCTS_MAX,
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
-    certifications = forms.CharField(
+    certifications = Text(
         label=_("Certifications"),
         required=False,
-        max_length=validation.CERTIFICATIONS_MAX_COUNT * (validation.CERTIFICATION_MAX + 2),
+        # The whole list's room; the service checks each name and how many there are.
+        limit=validation.CERTIFICATIONS_MAX_COUNT * (validation.CERTIFICATION_MAX + 2),
         help_text=_("Separate them with commas, e.g. ISO 9001, CE, BSCI."),
     )
     export_share = forms.IntegerField(
@@ -87,9 +98,9 @@ class CompanyProfileForm(CompanyCreateForm):
         required=False,
         help_text=_("The part of your sales that goes abroad, from 0 to 100."),
     )
-    website = forms.CharField(
+    website = Text(
         label=_("Website"),
-        max_length=validation.WEBSITE_MAX,
+        limit=validation.WEBSITE_MAX,
         required=False,
         widget=forms.URLInput(attrs={"placeholder": "https://"}),
     )
@@ -119,7 +130,8 @@ class LogoForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    email = forms.EmailField(label=_("Email"), max_length=254)
+    # `services.invitation_create` checks the address (format and length) itself.
+    email = Text(label=_("Email"), limit=254, widget=forms.EmailInput)
     role = forms.ChoiceField(
         label=_("Role"),
         choices=[(Role.MEMBER, Role.MEMBER.label), (Role.ADMIN, Role.ADMIN.label)],

@@ -4,7 +4,10 @@ pages draw. Nothing here refuses a value: the service validates it and its refus
 on the form, the same refusal the API gets for the same value.
 
 Django's `ChoiceField` and `MultipleChoiceField` check the value against their list and answer
-with a message of their own; these two keep the list for the widget only.
+with a message of their own; `ChoiceText` and `ChoiceList` keep the list for the widget only.
+Likewise a `CharField`'s `max_length` refuses longer text with Django's message; `Text` only
+draws its `limit` as the widget's `maxlength`, a hint to the browser, and leaves the length to
+the service.
 """
 
 from __future__ import annotations
@@ -13,6 +16,25 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+
+
+class Text(forms.CharField):
+    """Text handed to the service as sent (stripped, as `CharField` does). `limit`, the
+    service's longest, is drawn as the widget's `maxlength` for the browser; it is not
+    checked here (no `max_length`, so no `MaxLengthValidator`)."""
+
+    def __init__(self, *, limit: int | None = None, **kwargs: Any) -> None:
+        if "max_length" in kwargs:
+            raise TypeError("Text takes `limit`, drawn on the widget; the service checks it")
+        # Set before `Field.__init__`, which reads `widget_attrs`.
+        self.limit = limit
+        super().__init__(**kwargs)
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        attrs = super().widget_attrs(widget)
+        if self.limit is not None and not widget.is_hidden:
+            attrs["maxlength"] = str(self.limit)
+        return attrs
 
 
 class _WidgetChoices(forms.Field):

@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tradepost.catalog.models import Unit
+from tradepost.core.form_fields import Text
 from tradepost.messaging.models import MESSAGE_MAX_LENGTH
 
 
@@ -41,9 +42,9 @@ class InquiryForm(forms.Form):
         widget=forms.NumberInput(attrs={"step": "any", "min": "0"}),
     )
     unit = forms.ChoiceField(label=_("Unit"), required=False, choices=[("", "—"), *Unit.choices])
-    message = forms.CharField(
+    message = Text(
         label=_("Message"),
-        max_length=MESSAGE_MAX_LENGTH,
+        limit=MESSAGE_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 8}),
         help_text=_(
             "Say what you need: specifications, quantity, destination and when you need it."
@@ -53,9 +54,9 @@ class InquiryForm(forms.Form):
 
 
 class ReplyForm(forms.Form):
-    body = forms.CharField(
+    body = Text(
         label=_("Your reply"),
-        max_length=MESSAGE_MAX_LENGTH,
+        limit=MESSAGE_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 5}),
     )
     attachments = MultipleFileField(label=_("Attachments"), help_text=ATTACHMENTS_HELP)

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tradepost.core.form_fields import Text
 from tradepost.core.languages import LISTING_LANGUAGES
 from tradepost.screening.models import ANY_LANGUAGE
 from tradepost.screening.services import BULK_MAX_LINES, NOTE_MAX_LENGTH, TERM_MAX_LENGTH
@@ -23,9 +24,9 @@ def language_choices() -> list[tuple[str, Any]]:
 class BannedTermForm(forms.Form):
     """One term (`services.BannedTermFields`)."""
 
-    term = forms.CharField(
+    term = Text(
         label=_("Term"),
-        max_length=TERM_MAX_LENGTH,
+        limit=TERM_MAX_LENGTH,
         help_text=_(
             "A word or a phrase. Latin-script words match as whole words (and their plural); "
             "Chinese, Japanese, Korean and Thai match anywhere in the text. Traditional and "
@@ -38,9 +39,9 @@ class BannedTermForm(forms.Form):
         initial=ANY_LANGUAGE,
         help_text=_("Only texts written in this language, or in any language."),
     )
-    note = forms.CharField(
+    note = Text(
         label=_("Why it is banned (for operators)"),
-        max_length=NOTE_MAX_LENGTH,
+        limit=NOTE_MAX_LENGTH,
         required=False,
     )
     active = forms.BooleanField(label=_("Active"), required=False, initial=True)
@@ -49,25 +50,25 @@ class BannedTermForm(forms.Form):
 class BannedTermBulkForm(forms.Form):
     """Terms pasted one per line, with one language and note for all of them."""
 
-    terms = forms.CharField(
+    terms = Text(
         label=_("Terms, one per line"),
-        # The service counts the lines and says which ones are refused.
-        max_length=BULK_MAX_LINES * (TERM_MAX_LENGTH + 2),
+        # The whole paste's room; the service counts the lines and says which are refused.
+        limit=BULK_MAX_LINES * (TERM_MAX_LENGTH + 2),
         widget=forms.Textarea(attrs={"rows": 8}),
     )
     language = forms.ChoiceField(
         label=_("Texts they screen"), choices=language_choices, initial=ANY_LANGUAGE
     )
-    note = forms.CharField(
+    note = Text(
         label=_("Why they are banned (for operators)"),
-        max_length=NOTE_MAX_LENGTH,
+        limit=NOTE_MAX_LENGTH,
         required=False,
     )
 
 
 class HeldRejectForm(forms.Form):
-    reason = forms.CharField(
+    reason = Text(
         label=_("Why it is not approved (in the company's language)"),
-        max_length=REASON_MAX_LENGTH,
+        limit=REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3}),
     )

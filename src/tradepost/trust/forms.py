@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tradepost.core.form_fields import Text
 from tradepost.messaging.forms import MultipleFileField
 from tradepost.trust.models import CheckedItem, ModerationAction, ReportReason, ReportTarget
 from tradepost.trust.services import NOTE_MAX_LENGTH, REASON_MAX_LENGTH
@@ -31,9 +32,9 @@ class ApproveForm(forms.Form):
 
 
 class RejectForm(forms.Form):
-    reason = forms.CharField(
+    reason = Text(
         label=_("Why it is not approved (in the company's language)"),
-        max_length=REASON_MAX_LENGTH,
+        limit=REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
@@ -49,9 +50,9 @@ class ReportForm(forms.Form):
     reason = forms.ChoiceField(
         label=_("What is wrong with it?"), choices=ReportReason.choices, widget=forms.RadioSelect
     )
-    note = forms.CharField(
+    note = Text(
         label=_("Anything the operators should know (optional)"),
-        max_length=NOTE_MAX_LENGTH,
+        limit=NOTE_MAX_LENGTH,
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
     )
@@ -66,9 +67,9 @@ class DecisionForm(forms.Form):
         choices=[("", "—"), *ReportReason.choices],
         required=False,  # the service says when one is needed, as it does for the API
     )
-    message = forms.CharField(
+    message = Text(
         label=_("Message to the company, in its language (optional)"),
-        max_length=NOTE_MAX_LENGTH,
+        limit=NOTE_MAX_LENGTH,
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
     )

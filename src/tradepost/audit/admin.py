@@ -6,11 +6,11 @@ import json
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from tradepost.audit.models import AuditEntry
+from tradepost.core.admin import ReadOnlyMixin
 
 
 def _json(value: Any) -> str:
@@ -18,7 +18,7 @@ def _json(value: Any) -> str:
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("at", "actor_email", "action", "target_type", "target_label", "change_list")
     list_filter = ("action", "target_type", "at")
     search_fields = ("actor_email", "target_label", "target_id", "action")
@@ -48,12 +48,3 @@ class AuditEntryAdmin(admin.ModelAdmin):
                 for name, values in sorted(entry.changes.items())
             ),
         )
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -23,17 +23,7 @@ from tradepost.catalog.models import (
     Showcase,
 )
 from tradepost.catalog.showcase_services import showcase_remove
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[override]
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
+from tradepost.core.admin import ReadOnlyMixin
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -63,7 +53,7 @@ class ProductTranslationInline(ReadOnlyInline):
 
 
 @admin.register(Product)
-class ProductAdmin(ReadOnlyAdmin):
+class ProductAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "title", "company", "category", "status", "published_at", "updated_at")
     list_filter = ("status", "original_language")
     search_fields = ("title", "company__legal_name", "company__english_name", "hs_code")
@@ -95,21 +85,21 @@ class ProductAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Category)
-class CategoryAdmin(ReadOnlyAdmin):
+class CategoryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("path", "name_en", "name_zh_hans", "name_zh_hant", "is_leaf")
     list_filter = ("depth", "is_leaf")
     search_fields = ("slug", "name_en", "name_zh_hans", "name_zh_hant")
 
 
 @admin.register(HSCode)
-class HSCodeAdmin(ReadOnlyAdmin):
+class HSCodeAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("code", "description", "level")
     list_filter = ("level",)
     search_fields = ("code", "description")
 
 
 @admin.register(Showcase)
-class ShowcaseAdmin(ReadOnlyAdmin):
+class ShowcaseAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """The products companies chose for their paid showcase. An operator may take one out
     (through the service, with an audit entry); choosing is the company's."""
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from tradepost.companies.models import BusinessType, Company, Standing
+from tradepost.core.database import id_chunks
 from tradepost.search.documents import (
     IDS_PER_STATEMENT,
     CompanyRecord,
@@ -69,14 +70,7 @@ def load_companies(ids: Iterable[int]) -> dict[int, CompanyRecord]:
 
 
 def company_chunks(chunk_size: int) -> Iterator[list[CompanyRecord]]:
-    last_id = 0
-    while True:
-        rows = list(
-            _searchable().filter(id__gt=last_id).order_by("id").values(*COLUMNS)[:chunk_size]
-        )
-        if not rows:
-            return
-        last_id = rows[-1]["id"]
+    for rows in id_chunks(_searchable, COLUMNS, chunk_size):
         yield [company_record(row) for row in rows]
 
 

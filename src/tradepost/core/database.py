@@ -1,12 +1,12 @@
-"""Database upkeep and writes that the ORM does not do by itself."""
+"""Database upkeep, and reads and writes that the ORM does not do by itself."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Field, Model
+from django.db.models import Field, Model, QuerySet
 
 
 def _field(model: type[Model], name: str) -> Field[Any, Any]:
@@ -44,6 +44,22 @@ def insert_rows(
     with connection.cursor() as cursor:
         for start in range(0, len(rows), INSERT_BATCH):
             cursor.executemany(sql, rows[start : start + INSERT_BATCH])
+
+
+def id_chunks(
+    rows: Callable[[], QuerySet[Any]], columns: Sequence[str], size: int
+) -> Iterator[list[dict[str, Any]]]:
+    """The rows of `rows()` in id order, `size` at a time, as dicts of `columns` ("id" among
+    them). Each chunk is one query for the ids after the last one read, so the last chunk is
+    as quick as the first; `rows` is called again for each, so a condition on the time stays
+    current through a long run."""
+    last_id = 0
+    while True:
+        chunk = list(rows().filter(id__gt=last_id).order_by("id").values(*columns)[:size])
+        if not chunk:
+            return
+        last_id = chunk[-1]["id"]
+        yield chunk
 
 
 def refresh_planner_statistics(*, using: str = DEFAULT_DB_ALIAS) -> None:

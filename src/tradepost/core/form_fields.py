@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
 
 
 class Text(forms.CharField):
@@ -54,9 +55,19 @@ class _WidgetChoices(forms.Field):
 
 
 class ChoiceText(_WidgetChoices, forms.CharField):
-    """One choice of a list (drawn as a select), handed to the service as sent."""
+    """One choice of a list (drawn as a select), handed to the service as sent: whatever it
+    holds, a NUL included, is not one of the list, and the service says so (`CharField`
+    would answer "Null characters are not allowed." first)."""
 
     widget = forms.Select
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [
+            validator
+            for validator in self.validators
+            if not isinstance(validator, ProhibitNullCharactersValidator)
+        ]
 
 
 class ChoiceList(_WidgetChoices):

@@ -6,9 +6,11 @@ storage has no URL: such a file is only ever sent by a view that checked who ask
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from pathlib import Path
+from typing import IO
 
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage
@@ -36,3 +38,14 @@ class PrivateStorage(FileSystemStorage):
 def private_file_name(extension: str) -> str:
     """`YYYY/MM/<32 random hex digits>.<extension>`: nothing of who sent it or of its name."""
     return f"{timezone.now():%Y/%m}/{secrets.token_hex(16)}.{extension}"
+
+
+def upload_sha256(upload: IO[bytes], *, chunk: int = 1024 * 1024) -> str:
+    """The SHA-256 of an uploaded file's whole content, in hex, read `chunk` bytes at a time
+    (so a large upload is never held in memory); read from the start and rewound after."""
+    digest = hashlib.sha256()
+    upload.seek(0)
+    while block := upload.read(chunk):
+        digest.update(block)
+    upload.seek(0)
+    return digest.hexdigest()

@@ -8,20 +8,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
+from tradepost.core.admin import ReadOnlyMixin
 from tradepost.imports.errors import ImportJobError
 from tradepost.imports.models import ImportJob, ImportRow
 from tradepost.imports.services import import_cancel
-
-
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[override]
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 class ImportRowInline(admin.TabularInline):
@@ -38,7 +28,7 @@ class ImportRowInline(admin.TabularInline):
 
 
 @admin.register(ImportJob)
-class ImportJobAdmin(ReadOnly):
+class ImportJobAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = (
         "original_name",
         "company",

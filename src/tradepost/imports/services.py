@@ -11,11 +11,10 @@ Nothing of the catalogue changes before the uploader confirms; the import itself
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import IO, Any
+from typing import Any
 
 from django.conf import settings
 from django.core.files import File
@@ -30,6 +29,7 @@ from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_choice, clean_file_name
 from tradepost.core.languages import normalise_ui_language
+from tradepost.core.private_files import upload_sha256
 from tradepost.core.queueing import enqueue_on_commit
 from tradepost.imports import kept, running
 from tradepost.imports.errors import ImportErrorCode, ImportJobError, ImportNotFound
@@ -51,7 +51,6 @@ from tradepost.imports.reading import (
 )
 from tradepost.imports.tasks import check_import, run_import
 
-_CHUNK = 1024 * 1024
 #: Told how many rows are done, of how many: `progress(done, total)`.
 Progress = Callable[[int, int], None]
 
@@ -77,15 +76,6 @@ def _size(upload: Any) -> int:
         size = upload.tell()
     upload.seek(0)
     return int(size)
-
-
-def _sha256(upload: IO[bytes]) -> str:
-    digest = hashlib.sha256()
-    upload.seek(0)
-    while chunk := upload.read(_CHUNK):
-        digest.update(chunk)
-    upload.seek(0)
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -247,7 +237,7 @@ def import_upload(
         original_name=checked.name,
         file_format=checked.file_format,
         size=_size(catalogue),
-        sha256=_sha256(catalogue),
+        sha256=upload_sha256(catalogue),
         detected_encoding=checked.detected,
         encoding=checked.encoding,
         language=normalise_ui_language(language),

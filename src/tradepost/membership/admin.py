@@ -11,6 +11,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from tradepost.core.admin import ReadOnlyMixin
 from tradepost.core.currencies import is_currency
 from tradepost.membership.models import BillingDetails, Invoice, Plan, Subscription
 from tradepost.membership.services import PLAN_AUDITED, plan_save_by_operator
@@ -51,19 +52,8 @@ class PlanAdmin(admin.ModelAdmin):
         plan_save_by_operator(actor=request.user, plan=obj)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:  # type: ignore[override]
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Subscription)
-class SubscriptionAdmin(ReadOnlyAdmin):
+class SubscriptionAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("company", "plan", "kind", "status", "starts_on", "ends_on", "auto_renew")
     list_filter = ("status", "kind", "plan")
     search_fields = ("company__legal_name",)
@@ -71,7 +61,7 @@ class SubscriptionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Invoice)
-class InvoiceAdmin(ReadOnlyAdmin):
+class InvoiceAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("number", "company", "status", "issued_on", "total", "currency", "paid_at")
     list_filter = ("status", "year")
     search_fields = ("number", "payment_reference", "company__legal_name")
@@ -79,6 +69,6 @@ class InvoiceAdmin(ReadOnlyAdmin):
 
 
 @admin.register(BillingDetails)
-class BillingDetailsAdmin(ReadOnlyAdmin):
+class BillingDetailsAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("company", "legal_name", "country", "tax_id")
     search_fields = ("legal_name", "company__legal_name", "tax_id")

@@ -384,15 +384,20 @@ def _wrong_action(kind: str) -> str:
     return _("Your company has no paid plan yet: subscribe to this one.")
 
 
-def _resume(actor: Any, current: Subscription) -> Subscription:
-    current.auto_renew = True
-    current.save(update_fields=["auto_renew"])
+def _set_auto_renew(actor: Any, subscription: Subscription, value: bool, action: str) -> None:
+    """Turn the subscription's renewal on or off, audited as `subscription.<action>`."""
+    subscription.auto_renew = value
+    subscription.save(update_fields=["auto_renew"])
     audit_record(
         actor=actor,
-        action="subscription.resume",
-        target=current,
-        changes={"auto_renew": [False, True]},
+        action=f"subscription.{action}",
+        target=subscription,
+        changes={"auto_renew": [not value, value]},
     )
+
+
+def _resume(actor: Any, current: Subscription) -> Subscription:
+    _set_auto_renew(actor, current, True, "resume")
     _badge_may_change(current.company_id)
     return current
 
@@ -409,14 +414,7 @@ def subscription_cancel(*, actor: Any, company: Company) -> Subscription:
             MembershipErrorCode.NOTHING_TO_CANCEL, _("There is no renewing membership to cancel.")
         )
     _void_pending(company, now=timezone.now())
-    current.auto_renew = False
-    current.save(update_fields=["auto_renew"])
-    audit_record(
-        actor=actor,
-        action="subscription.cancel",
-        target=current,
-        changes={"auto_renew": [True, False]},
-    )
+    _set_auto_renew(actor, current, False, "cancel")
     following = selectors.scheduled_next(current)
     if following is not None:  # paid ahead: it runs, and ends without renewing too
         following.auto_renew = False

@@ -4,8 +4,6 @@ services, so they are audited and the supplier's average is counted again, as on
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
 from django.contrib.admin import helpers
 from django.db.models import QuerySet
@@ -14,6 +12,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tradepost.core.admin import ReadOnlyMixin
 from tradepost.reviews.errors import ReviewError
 from tradepost.reviews.forms import HideForm
 from tradepost.reviews.models import Review
@@ -21,7 +20,7 @@ from tradepost.reviews.services import review_hide, review_restore
 
 
 @admin.register(Review)
-class ReviewAdmin(admin.ModelAdmin):
+class ReviewAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("created_at", "supplier", "buyer", "rating", "status", "replied_at")
     list_filter = ("status", "rating", "created_at")
     search_fields = ("text", "reply", "supplier__legal_name", "buyer__legal_name", "author__email")
@@ -47,15 +46,6 @@ class ReviewAdmin(admin.ModelAdmin):
     )
     readonly_fields = fields
     actions = ("hide_selected", "restore_selected")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def _report(self, request: HttpRequest, changed: int) -> None:
         self.message_user(

@@ -4,20 +4,19 @@ audited the same way; the actions below deactivate and activate terms through th
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy, ngettext
 
+from tradepost.core.admin import ReadOnlyMixin
 from tradepost.screening.errors import ScreeningError
 from tradepost.screening.models import BannedTerm
 from tradepost.screening.services import banned_term_update
 
 
 @admin.register(BannedTerm)
-class BannedTermAdmin(admin.ModelAdmin):
+class BannedTermAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("term", "normalized", "language", "active", "note", "created_by", "updated_at")
     list_filter = ("active", "language")
     search_fields = ("term", "normalized", "note")
@@ -33,15 +32,6 @@ class BannedTermAdmin(admin.ModelAdmin):
         "updated_at",
     )
     actions = ("deactivate", "activate")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def _set_active(
         self, request: HttpRequest, queryset: QuerySet[BannedTerm], active: bool

@@ -7,7 +7,9 @@ outbox like any change, but the check cannot see a missed one.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Max
 from tantivy import FieldType, Occur, Query
@@ -103,6 +105,28 @@ def indexed_versions(kind: str) -> dict[int, tuple[int, int]]:
     return found
 
 
+def _compare(
+    indexed: dict[int, tuple[int, int]], rows: Iterable[tuple[Any, ...]]
+) -> tuple[int, list[int], list[int], set[int]]:
+    """The database's rows of one kind, each `(id, stamp, ...)` as its source's `versions`
+    gives them, against the index's documents (`indexed_versions`): how many rows, the ids
+    missing from the index, those whose stamps differ there (stale), and the indexed ids
+    that no row has (extra)."""
+    count = 0
+    missing: list[int] = []
+    stale: list[int] = []
+    seen: set[int] = set()
+    for object_id, *stamps in rows:
+        count += 1
+        seen.add(object_id)
+        versions = indexed.get(object_id)
+        if versions is None:
+            missing.append(object_id)
+        elif versions[: len(stamps)] != tuple(map(_microseconds, stamps)):
+            stale.append(object_id)
+    return count, missing, stale, set(indexed) - seen
+
+
 def check_index() -> CheckReport:
     report = CheckReport()
     state = read_state()
@@ -113,42 +137,20 @@ def check_index() -> CheckReport:
 
     indexed = indexed_versions(KIND_PRODUCT)
     report.indexed_products = len(indexed)
-    seen: set[int] = set()
-    for product_id, updated_at, company_updated_at in sources.products().versions():
-        report.published_products += 1
-        seen.add(product_id)
-        versions = indexed.get(product_id)
-        if versions is None:
-            report.missing.append(product_id)
-        elif versions != (_microseconds(updated_at), _microseconds(company_updated_at)):
-            report.stale.append(product_id)
-    report.extra = sorted(set(indexed) - seen)
+    counted = _compare(indexed, sources.products().versions())
+    report.published_products, report.missing, report.stale, extra = counted
+    report.extra = sorted(extra)
 
-    indexed_companies = indexed_versions(KIND_COMPANY)
-    report.indexed_companies = len(indexed_companies)
-    seen = set()
-    for company_id, updated_at in sources.companies().versions():
-        report.companies += 1
-        seen.add(company_id)
-        versions = indexed_companies.get(company_id)
-        if versions is None:
-            report.missing_companies.append(company_id)
-        elif versions[0] != _microseconds(updated_at):
-            report.stale_companies.append(company_id)
-    report.extra_companies = sorted(set(indexed_companies) - seen)
+    indexed = indexed_versions(KIND_COMPANY)
+    report.indexed_companies = len(indexed)
+    counted = _compare(indexed, sources.companies().versions())
+    report.companies, report.missing_companies, report.stale_companies, extra = counted
+    report.extra_companies = sorted(extra)
 
-    indexed_requests = indexed_versions(KIND_REQUEST)
-    report.indexed_requests = len(indexed_requests)
-    seen = set()
-    for request_id, updated_at in sources.requests().versions():
-        report.open_requests += 1
-        seen.add(request_id)
-        versions = indexed_requests.get(request_id)
-        if versions is None:
-            report.missing_requests.append(request_id)
-        elif versions[0] != _microseconds(updated_at):
-            report.stale_requests.append(request_id)
-    extra = set(indexed_requests) - seen
+    indexed = indexed_versions(KIND_REQUEST)
+    report.indexed_requests = len(indexed)
+    counted = _compare(indexed, sources.requests().versions())
+    report.open_requests, report.missing_requests, report.stale_requests, extra = counted
     if extra:
         # Open requests just past their deadline wait for the expiry job; not an error.
         extra -= sources.requests().awaiting_expiry(extra)

@@ -110,17 +110,11 @@ def search_companies(
             facets = _company_facets(aggregation, filters, language)
         hits = _company_hits(found.ranked, found.marks, language, text.highlight_terms())
     return CompanySearchResult(
-        query=text.analyzed.text,
-        total=found.total,
         page=page,
         per_page=per_page,
         hits=hits,
         facets=facets,
-        expansions=text.expansion.labels,
-        fuzzy_used=bool(text.fuzzy),
-        respelled=text.respelled(unmatched),
-        unmatched=unmatched,
-        took_ms=round((time.perf_counter() - started) * 1000, 2),
+        **text.page_fields(found, unmatched, started),
     )
 
 

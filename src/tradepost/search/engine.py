@@ -513,6 +513,20 @@ class TextSearch:
     def highlight_terms(self) -> set[str]:
         return highlight_terms(self.analyzed, self.expansion)
 
+    def page_fields(self, found: Found, unmatched: list[str], started: float) -> dict[str, Any]:
+        """The `SearchPage` fields every search fills the same way: the query as analysed,
+        the total, the notes on its words, and the milliseconds since `started`
+        (`time.perf_counter()`)."""
+        return {
+            "query": self.analyzed.text,
+            "total": found.total,
+            "expansions": self.expansion.labels,
+            "fuzzy_used": bool(self.fuzzy),
+            "respelled": self.respelled(unmatched),
+            "unmatched": unmatched,
+            "took_ms": round((time.perf_counter() - started) * 1000, 2),
+        }
+
 
 @dataclass
 class Found:

@@ -1,5 +1,5 @@
 """Facet options and their labels in the viewer's language (price bands, categories, countries,
-languages, verified).
+languages, verified, "at most N" limits).
 """
 
 from __future__ import annotations
@@ -97,6 +97,35 @@ def country_options(
         param=param,
         label=lambda code: country_name(code, language),
     )
+
+
+def cumulative_options(
+    aggregation: Mapping[str, Any],
+    bucket: str,
+    limits: Sequence[int],
+    *,
+    selected: float | None,
+    param: str,
+    label: Callable[[int], str],
+) -> list[FacetOption]:
+    """ "At most N" options from a range aggregation counted up to each of `limits`: each
+    option counts every document at or under its limit; those counting none are left out."""
+    options = []
+    running = 0
+    counts = [count for _key, count in bucket_counts(aggregation, bucket)]
+    for limit, count in zip(limits, counts, strict=False):
+        running += count
+        if running:
+            options.append(
+                FacetOption(
+                    value=str(limit),
+                    label=label(limit),
+                    count=running,
+                    selected=selected == limit,
+                    params={param: str(limit)},
+                )
+            )
+    return options
 
 
 def verified_facet(aggregation: Mapping[str, Any], selected: bool) -> Facet:

@@ -44,6 +44,7 @@ from tradepost.search.facetkeys import (
 from tradepost.search.facets import (
     category_facet,
     country_options,
+    cumulative_options,
     language_names,
     price_label,
     term_options,
@@ -176,21 +177,14 @@ def _product_facets(
 
 def _moq_facet(aggregation: Mapping[str, Any], filters: ProductFilters) -> Facet:
     """ "At most N" minimum orders: each option counts every listing at or under it."""
-    options = []
-    running = 0
-    counts = [count for _key, count in bucket_counts(aggregation, "moq")]
-    for limit, count in zip(MOQ_LIMITS, counts, strict=False):
-        running += count
-        if running:
-            options.append(
-                FacetOption(
-                    value=str(limit),
-                    label=_("At most %(quantity)s") % {"quantity": f"{limit:,}"},
-                    count=running,
-                    selected=filters.moq_max is not None and float(filters.moq_max) == limit,
-                    params={"moq_max": str(limit)},
-                )
-            )
+    options = cumulative_options(
+        aggregation,
+        "moq",
+        MOQ_LIMITS,
+        selected=None if filters.moq_max is None else float(filters.moq_max),
+        param="moq_max",
+        label=lambda limit: _("At most %(quantity)s") % {"quantity": f"{limit:,}"},
+    )
     return Facet(name="moq_max", label=_("Minimum order"), options=options)
 
 
@@ -220,22 +214,16 @@ def _price_facet(aggregation: Mapping[str, Any], filters: ProductFilters) -> Fac
 
 def _lead_time_facet(aggregation: Mapping[str, Any], filters: ProductFilters) -> Facet:
     """ "Within N days": each option counts every listing shipping in that time or less."""
-    options = []
-    running = 0
-    counts = [count for _key, count in bucket_counts(aggregation, "lead_time")]
-    for days, count in zip(LEAD_TIME_LIMITS, counts, strict=False):
-        running += count
-        if running:
-            options.append(
-                FacetOption(
-                    value=str(days),
-                    label=ngettext("Within %(days)d day", "Within %(days)d days", days)
-                    % {"days": days},
-                    count=running,
-                    selected=filters.lead_time_max == days,
-                    params={"lead_time_max": str(days)},
-                )
-            )
+    options = cumulative_options(
+        aggregation,
+        "lead_time",
+        LEAD_TIME_LIMITS,
+        selected=filters.lead_time_max,
+        param="lead_time_max",
+        label=lambda days: (
+            ngettext("Within %(days)d day", "Within %(days)d days", days) % {"days": days}
+        ),
+    )
     return Facet(name="lead_time_max", label=_("Lead time"), options=options)
 
 
@@ -367,18 +355,12 @@ def search_products(
             for facet in _product_facets(counts.result(), filters, plan.tree, language)
         ]
     return ProductSearchResult(
-        query=plan.text.analyzed.text,
-        total=found.total,
         page=page,
         per_page=per_page,
         sort=sort,
         hits=hits,
         facets=facets,
-        expansions=plan.text.expansion.labels,
-        fuzzy_used=bool(plan.text.fuzzy),
-        respelled=plan.text.respelled(unmatched),
-        unmatched=unmatched,
-        took_ms=round((time.perf_counter() - started) * 1000, 2),
+        **plan.text.page_fields(found, unmatched, started),
     )
 
 

@@ -221,18 +221,12 @@ def search_requests(
             facets = _request_facets(counts, filters, tree, language, moment)
         hits = _hydrate_requests(found.ranked, language, text.highlight_terms())
     return RequestSearchResult(
-        query=text.analyzed.text,
-        total=found.total,
         page=page,
         per_page=per_page,
         sort=sort,
         hits=hits,
         facets=facets,
-        expansions=text.expansion.labels,
-        fuzzy_used=bool(text.fuzzy),
-        respelled=text.respelled(unmatched),
-        unmatched=unmatched,
-        took_ms=round((time.perf_counter() - started) * 1000, 2),
+        **text.page_fields(found, unmatched, started),
     )
 
 

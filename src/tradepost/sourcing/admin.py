@@ -7,24 +7,13 @@ The exchange-rate table is in the money app's admin.
 from __future__ import annotations
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from tradepost.core.admin import ReadOnlyMixin
 from tradepost.sourcing.models import BuyingRequest, MatchAlert, Quotation, QuoteUsage
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[override]
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
 @admin.register(BuyingRequest)
-class BuyingRequestAdmin(ReadOnlyAdmin):
+class BuyingRequestAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("title", "buyer", "status", "quotation_count", "quote_limit", "deadline")
     list_filter = ("status", "sealed")
     search_fields = ("title", "buyer__legal_name")
@@ -32,20 +21,20 @@ class BuyingRequestAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Quotation)
-class QuotationAdmin(ReadOnlyAdmin):
+class QuotationAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("request", "supplier", "unit_price", "currency", "status", "updated_at")
     list_filter = ("status", "currency")
     raw_id_fields = ("request", "supplier", "created_by")
 
 
 @admin.register(QuoteUsage)
-class QuoteUsageAdmin(ReadOnlyAdmin):
+class QuoteUsageAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("company", "month", "count")
     raw_id_fields = ("company",)
 
 
 @admin.register(MatchAlert)
-class MatchAlertAdmin(ReadOnlyAdmin):
+class MatchAlertAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """The alerts of new matching requests: who is told when (the first look), and when it
     went out (the worker's timer sends the delayed ones)."""
 

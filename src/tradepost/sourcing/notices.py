@@ -58,6 +58,27 @@ def email_user(user: Any, *, template: str, subject: Any, context: dict[str, Any
     )
 
 
+def email_request_poster(
+    request: BuyingRequest,
+    *,
+    template: str,
+    subject: Any,
+    context: dict[str, Any] | None = None,
+    supplier: Company | None = None,
+) -> None:
+    """Email the person who posted `request` (when still active) about it, with a link to
+    its comparison page; `supplier`, when given, is named in their language."""
+    user = request.created_by
+    if user is None or not user.is_active:
+        return
+    context = {"request_title": request.title, **(context or {})}
+    if supplier is not None:
+        language = normalise_ui_language(user.preferred_language)
+        context["supplier_name"] = supplier.name_for(language)
+    context["link_path"] = ("sourcing:compare", request.pk)
+    email_user(user, template=template, subject=subject, context=context)
+
+
 def email_quoting_supplier(
     quotation: Quotation, *, request: BuyingRequest, template: str, subject: Any
 ) -> None:

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from tradepost.catalog.models import Category
 from tradepost.companies.selectors import suspended_company_ids
+from tradepost.core.database import id_chunks
 from tradepost.search.documents import IDS_PER_STATEMENT, RequestRecord, plain_text_memo
 from tradepost.search.sources import RequestSource
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
@@ -67,17 +68,7 @@ def load_open_requests(ids: Iterable[int]) -> dict[int, RequestRecord]:
 
 
 def open_request_chunks(chunk_size: int) -> Iterator[list[RequestRecord]]:
-    last_id = 0
-    while True:
-        rows = list(
-            _open_requests()
-            .filter(id__gt=last_id)
-            .order_by("id")
-            .values(*_REQUEST_COLUMNS)[:chunk_size]
-        )
-        if not rows:
-            return
-        last_id = rows[-1]["id"]
+    for rows in id_chunks(_open_requests, _REQUEST_COLUMNS, chunk_size):
         yield [_request_record(row) for row in rows]
 
 

@@ -6,8 +6,6 @@ reports queue (or through the API), where the actions are."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import QuerySet
@@ -18,26 +16,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tradepost.core.admin import ReadOnlyMixin
 from tradepost.trust.errors import TrustError
 from tradepost.trust.forms import ApproveForm, RejectForm
 from tradepost.trust.models import Report, VerificationDocument, VerificationRequest
 from tradepost.trust.services import verification_approve, verification_reject
 
 
-class ReadOnly:
-    """Nothing is added, changed or deleted here: the services write."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class DocumentInline(ReadOnly, admin.TabularInline):
+class DocumentInline(ReadOnlyMixin, admin.TabularInline):
     model = VerificationDocument
     extra = 0
     fields = ("kind", "download", "content_type", "size", "sha256")
@@ -50,7 +36,7 @@ class DocumentInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(VerificationRequest)
-class VerificationRequestAdmin(ReadOnly, admin.ModelAdmin):
+class VerificationRequestAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("company", "status", "submitted_at", "decided_at", "decided_by")
     list_filter = ("status", "submitted_at")
     search_fields = ("company__legal_name", "company__english_name", "company__slug")
@@ -120,7 +106,7 @@ class VerificationRequestAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(ReadOnly, admin.ModelAdmin):
+class ReportAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = (
         "created_at",
         "target",

@@ -10,7 +10,6 @@ refusal named against its kind of document, in the user's language.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from django.utils.translation import gettext as _
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_file_name
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.core.images import ImageRejected, check_image
+from tradepost.core.private_files import upload_sha256
 from tradepost.trust.errors import TrustError, TrustErrorCode, VerificationNotFound
 from tradepost.trust.models import DocumentKind, VerificationDocument
 
@@ -31,7 +31,6 @@ SIGNATURES = (
     (b"\xff\xd8\xff", "image/jpeg"),
     (b"\x89PNG\r\n\x1a\n", "image/png"),
 )
-_CHUNK = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -72,15 +71,6 @@ def _content_type(upload: Any, name: str) -> str:
     raise FieldInvalid(_("%(name)s is not a PDF, JPEG or PNG file.") % {"name": name})
 
 
-def _sha256(upload: Any) -> str:
-    digest = hashlib.sha256()
-    upload.seek(0)
-    while chunk := upload.read(_CHUNK):
-        digest.update(chunk)
-    upload.seek(0)
-    return digest.hexdigest()
-
-
 def _check_one(upload: Any, *, kind: str) -> CheckedDocument:
     name = clean_file_name(getattr(upload, "name", ""))
     size, limit = _size_of(upload), max_document_bytes()
@@ -106,7 +96,7 @@ def _check_one(upload: Any, *, kind: str) -> CheckedDocument:
         original_name=name,
         content_type=content_type,
         size=size,
-        sha256=_sha256(upload),
+        sha256=upload_sha256(upload, chunk=64 * 1024),
     )
 
 

@@ -5,27 +5,14 @@ No secret is shown here: it is not stored (`webhooks.signing`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
+from tradepost.core.admin import ReadOnlyMixin
 from tradepost.webhooks.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 
 
-class _ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(WebhookEndpoint)
-class WebhookEndpointAdmin(_ReadOnly):
+class WebhookEndpointAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = (
         "url",
         "company",
@@ -55,7 +42,7 @@ class WebhookEndpointAdmin(_ReadOnly):
 
 
 @admin.register(WebhookEvent)
-class WebhookEventAdmin(_ReadOnly):
+class WebhookEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("created_at", "type", "event_id", "company")
     list_filter = ("type", "created_at")
     search_fields = ("=event_id", "company__legal_name")
@@ -66,7 +53,7 @@ class WebhookEventAdmin(_ReadOnly):
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(_ReadOnly):
+class WebhookDeliveryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = (
         "created_at",
         "event",

@@ -1,11 +1,13 @@
 """What the catalogue's write services share: the model's validation with the input's field
 names, the product row locked for an actor who may manage it, the search index and webhooks
-told of a change, and a listing held for review when banned terms come into it (ADR 0023)."""
+told of a change, a listing made public, and a listing held for review when banned terms come
+into it (ADR 0023)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
@@ -78,6 +80,18 @@ def _changed(product: Product) -> None:
     duplicate-detection fingerprint in step: only published products have one)."""
     record_change(kind=OutboxKind.PRODUCT, object_id=product.pk)
     fingerprint_sync(product)
+
+
+def _publish_now(locked: Product) -> None:
+    """Make the locked product public: published (first publication date kept), saved,
+    re-indexed and announced to webhooks. Callers write their own audit entry and notice."""
+    locked.status = ProductStatus.PUBLISHED
+    if locked.published_at is None:
+        locked.published_at = timezone.now()
+    _full_clean(locked)
+    locked.save(update_fields=["status", "published_at", "updated_at"])
+    _changed(locked)
+    _emit_published(locked)
 
 
 def _hold_for_review(actor: User, locked: Product, verdict: Verdict) -> Product:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
@@ -15,7 +14,7 @@ from tradepost.audit.services import audit_record
 from tradepost.catalog.errors import ProductError, ProductErrorCode
 from tradepost.catalog.listing_screening import screen_listing
 from tradepost.catalog.models import Product, ProductStatus
-from tradepost.catalog.services._common import _changed, _emit_published, _full_clean, _locked
+from tradepost.catalog.services._common import _changed, _locked, _publish_now
 from tradepost.companies.selectors import standing_refusal
 from tradepost.core.cleaning import FieldErrors, clean_text
 from tradepost.screening.services import tell_listing_review
@@ -87,13 +86,7 @@ def product_review_approve(*, actor: User, product: Product) -> Product:
         "banned_terms": [None, terms],
     }
     audit_record(actor=actor, action="product.review_approve", target=locked, changes=changes)
-    locked.status = ProductStatus.PUBLISHED
-    if locked.published_at is None:
-        locked.published_at = timezone.now()
-    _full_clean(locked)
-    locked.save(update_fields=["status", "published_at", "updated_at"])
-    _changed(locked)
-    _emit_published(locked)
+    _publish_now(locked)
     tell_listing_review(
         company=locked.company, listing_title=locked.title, product_id=locked.pk, outcome="approved"
     )

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
@@ -15,10 +14,9 @@ from tradepost.catalog.listing_screening import screen_listing
 from tradepost.catalog.models import Product, ProductStatus
 from tradepost.catalog.services._common import (
     _changed,
-    _emit_published,
-    _full_clean,
     _hold_for_review,
     _locked_to_manage,
+    _publish_now,
 )
 from tradepost.companies.selectors import standing_refusal
 from tradepost.core.cleaning import FieldErrors
@@ -60,13 +58,7 @@ def product_publish(*, actor: User, product: Product, allow_duplicate: bool = Fa
     screening_verdict = screen_listing(locked)  # banned terms hold it for review (ADR 0023)
     if screening_verdict.held:
         return _hold_for_review(actor, locked, screening_verdict)
-    locked.status = ProductStatus.PUBLISHED
-    if locked.published_at is None:
-        locked.published_at = timezone.now()
-    _full_clean(locked)
-    locked.save(update_fields=["status", "published_at", "updated_at"])
-    _changed(locked)
-    _emit_published(locked)
+    _publish_now(locked)
     return locked
 
 

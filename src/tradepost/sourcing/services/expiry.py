@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from tradepost.notify.models import NotificationKind
 from tradepost.search.outbox import OutboxKind, record_changes
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
-from tradepost.sourcing.notices import email_user, notify_company
+from tradepost.sourcing.notices import email_request_poster, notify_company
 
 #: How long before its deadline the buyer is told a request closes soon.
 EXPIRING_NOTICE = timedelta(hours=24)
@@ -69,17 +69,11 @@ def requests_notify_expiring(*, now: datetime | None = None) -> int:
                 link=("sourcing:compare", request.pk),
                 now=now,
             )
-            buyer_user = request.created_by
-            if buyer_user is not None and buyer_user.is_active:
-                email_user(
-                    buyer_user,
-                    template="sourcing_request_expiring",
-                    subject=gettext_lazy("Your buying request closes within a day"),
-                    context={
-                        "request_title": request.title,
-                        "quotation_count": request.quotation_count,
-                        "link_path": ("sourcing:compare", request.pk),
-                    },
-                )
+            email_request_poster(
+                request,
+                template="sourcing_request_expiring",
+                subject=gettext_lazy("Your buying request closes within a day"),
+                context={"quotation_count": request.quotation_count},
+            )
             told += 1
     return told

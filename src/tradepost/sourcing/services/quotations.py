@@ -30,12 +30,11 @@ from tradepost.core.cleaning import (
 )
 from tradepost.core.events import EventType
 from tradepost.core.incoterms import Incoterm
-from tradepost.core.languages import normalise_ui_language
 from tradepost.membership.selectors import monthly_quotation_quota
 from tradepost.notify.models import NotificationKind
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuoteUsage, RequestStatus
-from tradepost.sourcing.notices import email_user, notify_company
+from tradepost.sourcing.notices import email_request_poster, notify_company
 from tradepost.sourcing.services._common import (
     _AMOUNT,
     _QUANTITY,
@@ -287,20 +286,12 @@ def _quotation_first(quotation: Quotation, *, now: datetime) -> None:
 
 def _tell_buyer_of_quotation(buying_request: BuyingRequest, *, supplier: Company) -> None:
     """Email the person who posted the request and notify the buyer company's members."""
-    buyer_user = buying_request.created_by
-    if buyer_user is not None and buyer_user.is_active:
-        email_user(
-            buyer_user,
-            template="sourcing_quotation_received",
-            subject=gettext_lazy("New quotation for your buying request"),
-            context={
-                "request_title": buying_request.title,
-                "supplier_name": supplier.name_for(
-                    normalise_ui_language(buyer_user.preferred_language)
-                ),
-                "link_path": ("sourcing:compare", buying_request.pk),
-            },
-        )
+    email_request_poster(
+        buying_request,
+        template="sourcing_quotation_received",
+        subject=gettext_lazy("New quotation for your buying request"),
+        supplier=supplier,
+    )
     notify_company(
         company_id=buying_request.buyer_id,
         kind=NotificationKind.NEW_QUOTATION,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from functools import cache, lru_cache
@@ -285,28 +286,29 @@ def _decimal(value: Any) -> Decimal | None:
     return number if number.is_finite() else None
 
 
-@register.filter
-def quantity(value: Decimal | int | str | None, unit: str) -> str:
-    """A quantity with its unit in the viewer's language ("1 piece", "2,000 pieces", "1 件");
-    every page that shows a quantity and its unit code goes through here."""
+def _format_decimal(value: Any, formatter: Callable[[Decimal, str], str], code: str) -> str:
+    """`value` formatted by `formatter` with `code` (a unit, a currency): "" when blank, the
+    value as it is when it is not a number."""
     if value in (None, ""):
         return ""
     number = _decimal(value)
     if number is None:
         return str(value)
-    return format_quantity(number, unit or "")
+    return formatter(number, code or "")
+
+
+@register.filter
+def quantity(value: Decimal | int | str | None, unit: str) -> str:
+    """A quantity with its unit in the viewer's language ("1 piece", "2,000 pieces", "1 件");
+    every page that shows a quantity and its unit code goes through here."""
+    return _format_decimal(value, format_quantity, unit)
 
 
 @register.filter
 def money(value: Decimal | int | str | None, currency: str) -> str:
     """An amount in its currency, with the currency's decimals and the viewer's separators
     ("US$3.90", "CN¥21.00", "US$12,500.00")."""
-    if value in (None, ""):
-        return ""
-    number = _decimal(value)
-    if number is None:
-        return str(value)
-    return format_price(number, currency or "")
+    return _format_decimal(value, format_price, currency)
 
 
 @register.filter

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms import BaseForm
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -127,8 +128,15 @@ def import_status(request: AuthenticatedRequest, pk: int) -> JsonResponse:
     return response
 
 
-def _button(request: AuthenticatedRequest, pk: int, action, success: str) -> HttpResponse:
+def _button(
+    request: AuthenticatedRequest, pk: int, action, success: str, form: BaseForm | None = None
+) -> HttpResponse:
+    """Run `action` on the import and go back to its page, saying how it went; when `form`
+    is not valid, nothing runs and its errors are said instead."""
     job = selectors.access_import(user=request.user, import_id=pk)
+    if form is not None and not form.is_valid():
+        flash_form_errors(request, form)
+        return redirect(_detail_url(job))
     try:
         action(job)
     except DomainError as refusal:
@@ -142,10 +150,6 @@ def _button(request: AuthenticatedRequest, pk: int, action, success: str) -> Htt
 @require_POST
 def import_confirm(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     form = ConfirmForm(request.POST)
-    if not form.is_valid():
-        job = selectors.access_import(user=request.user, import_id=pk)
-        flash_form_errors(request, form)
-        return redirect(_detail_url(job))
     return _button(
         request,
         pk,
@@ -153,6 +157,7 @@ def import_confirm(request: AuthenticatedRequest, pk: int) -> HttpResponse:
             actor=request.user, job=job, mode=form.cleaned_data["mode"]
         ),
         _("The import has started."),
+        form,
     )
 
 
@@ -160,10 +165,6 @@ def import_confirm(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @require_POST
 def import_recheck(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     form = RecheckForm(request.POST)
-    if not form.is_valid():
-        job = selectors.access_import(user=request.user, import_id=pk)
-        flash_form_errors(request, form)
-        return redirect(_detail_url(job))
     return _button(
         request,
         pk,
@@ -171,6 +172,7 @@ def import_recheck(request: AuthenticatedRequest, pk: int) -> HttpResponse:
             actor=request.user, job=job, encoding=form.cleaned_data["encoding"]
         ),
         _("The file is checked again in the encoding you chose."),
+        form,
     )
 
 

@@ -30,7 +30,7 @@ from tradepost.reviews.models import Review
 from tradepost.sourcing.selectors import access_quotation
 from tradepost.web.guards import operator_only
 from tradepost.web.pagination import paginate
-from tradepost.web.refusals import flash_refusal, show_on_form
+from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form
 
 REVIEWS_PER_PAGE = 10
 #: The status of a review form the service refused, by kind of refusal.
@@ -123,9 +123,7 @@ def review_reply(request: HttpRequest, review_id: int) -> HttpResponse:
     review = selectors.access_review_for_reply(user=request.user, review_id=review_id)
     form = ReplyForm(request.POST)
     if not form.is_valid():  # a NUL character: say so, change nothing
-        for texts in form.errors.values():
-            for text in texts:
-                messages.error(request, str(text))
+        flash_form_errors(request, form)
         return redirect(_reviews_url(review))
     try:
         services.review_reply(actor=request.user, review=review, **form.cleaned_data)
@@ -147,9 +145,7 @@ def review_hide(request: HttpRequest, review_id: int) -> HttpResponse:
     review = _operator_review(request, review_id)
     form = HideForm(request.POST)
     if not form.is_valid():
-        for texts in form.errors.values():
-            for text in texts:
-                messages.error(request, str(text))
+        flash_form_errors(request, form)
         return redirect(_reviews_url(review))
     try:
         services.review_hide(actor=request.user, review=review, **form.cleaned_data)

@@ -23,14 +23,12 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from tradepost.accounts.models import User
 from tradepost.accounts.services import user_language
 from tradepost.accounts.throttle import throttle, throttle_key
-from tradepost.notify.services import absolute_url, queue_email
+from tradepost.notify.services import link_in, queue_email
 
 DEVICE_COOKIE = "tradepost_device"
 DEVICE_MAX_AGE = timedelta(days=365)
@@ -113,8 +111,7 @@ def _tell_owner(email: str, key: str) -> None:
     if not throttle(action="login-paused-mail", limits=[(key, 1)], window=timedelta(hours=1)):
         return
     language = user_language(user)
-    with translation.override(language):
-        reset_link = absolute_url(reverse("accounts:password_reset"))
+    reset_link = link_in(language, "accounts:password_reset")
     context: dict[str, Any] = {
         "user": user,
         "reset_link": reset_link,

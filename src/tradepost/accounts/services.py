@@ -14,8 +14,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
@@ -29,7 +28,7 @@ from tradepost.accounts.throttle import THROTTLE_WINDOW, throttle, throttle_key
 from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.core.languages import normalise_ui_language
 from tradepost.money.display import UNKNOWN_CHOICE, display_choice
-from tradepost.notify.services import absolute_url, queue_email
+from tradepost.notify.services import link_in, queue_email
 
 FULL_NAME_MAX_LENGTH = 120
 EMAIL_MAX_LENGTH = 254
@@ -153,8 +152,7 @@ def user_signup(
 def _queue_verification_email(user: User) -> None:
     token = links.make_verification_token(user_id=user.pk, email=user.email)
     language = user_language(user)
-    with translation.override(language):
-        link = absolute_url(reverse("accounts:verify_email", kwargs={"token": token}))
+    link = link_in(language, "accounts:verify_email", kwargs={"token": token})
     queue_email(
         to=user.email,
         subject=gettext_lazy("Confirm your email address for Tradepost"),
@@ -276,8 +274,7 @@ def email_change_request(*, user: User, new_email: str, password: str) -> None:
         user_id=user.pk, old_email=user.email, new_email=new_email
     )
     language = user_language(user)
-    with translation.override(language):
-        link = absolute_url(reverse("accounts:change_email_confirm", kwargs={"token": token}))
+    link = link_in(language, "accounts:change_email_confirm", kwargs={"token": token})
     queue_email(
         to=new_email,
         subject=gettext_lazy("Confirm the new email address of your Tradepost account"),
@@ -315,8 +312,7 @@ def email_change_confirm(*, token: str) -> User:
         raise _taken_error() from None
     # Tell the previous address, so a hijacked session cannot move an account unnoticed.
     language = user_language(user)
-    with translation.override(language):
-        reset_link = absolute_url(reverse("accounts:password_reset"))
+    reset_link = link_in(language, "accounts:password_reset")
     queue_email(
         to=old_email,
         subject=gettext_lazy("The email address of your Tradepost account was changed"),
@@ -352,15 +348,14 @@ def password_reset_request(*, email: str, client: str = "") -> None:
         uid = urlsafe_base64_encode(force_bytes(user.pk))
         token = default_token_generator.make_token(user)
         language = user_language(user)
-        with translation.override(language):
-            path = reverse(
-                "accounts:password_reset_confirm", kwargs={"uidb64": uid, "token": token}
-            )
+        link = link_in(
+            language, "accounts:password_reset_confirm", kwargs={"uidb64": uid, "token": token}
+        )
         queue_email(
             to=user.email,
             subject=gettext_lazy("Reset your Tradepost password"),
             template="password_reset",
-            context={"user": user, "link": absolute_url(path)},
+            context={"user": user, "link": link},
             language=language,
         )
 

@@ -15,7 +15,6 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -40,7 +39,7 @@ from tradepost.companies.validation import CompanyFields, clean_company_profile
 from tradepost.core.cleaning import FieldErrors, clean_choice, clean_text
 from tradepost.core.images import ImageRejected, process_image
 from tradepost.core.languages import LISTING_LANGUAGE_CODES, normalise_ui_language
-from tradepost.notify.services import absolute_url, queue_email
+from tradepost.notify.services import link_in, queue_email
 from tradepost.search.outbox import OutboxKind, record_change, record_changes
 
 INVITATION_LIFETIME = timedelta(days=7)
@@ -281,7 +280,7 @@ def _queue_invitation_email(*, invitation: Invitation, secret: str, actor: User)
     )
     company = invitation.company
     with translation.override(language):
-        link = absolute_url(reverse("companies:invitation_accept", kwargs={"token": secret}))
+        link = link_in(language, "companies:invitation_accept", kwargs={"token": secret})
         role_label = str(Role(invitation.role).label)
         company_name = company.name_for(language)
     queue_email(

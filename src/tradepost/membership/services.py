@@ -55,7 +55,7 @@ from tradepost.membership.models import (
 from tradepost.membership.payments import DEFAULT_PROVIDER, provider
 from tradepost.membership.proration import add_months, credit_for
 from tradepost.notify.models import NotificationKind
-from tradepost.notify.services import absolute_url, notification_create, queue_email
+from tradepost.notify.services import link_in, notification_create, queue_email
 from tradepost.search.outbox import OutboxKind, record_change, record_changes
 
 #: Days before a period's end when its managers are reminded, each once.
@@ -511,8 +511,7 @@ def _tell_managers(
         notification_create(
             recipient=user, kind=kind, params={"subject": plan, "date": when}, link=path
         )
-        with translation.override(language):
-            link = absolute_url(reverse("membership:overview"))
+        link = link_in(language, "membership:overview")
         queue_email(
             to=user.email,
             subject=subject,

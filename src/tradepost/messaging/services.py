@@ -55,7 +55,7 @@ from tradepost.messaging.selectors import party_name
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.selectors import wants_message_emails
 from tradepost.notify.services import (
-    absolute_url,
+    link_in,
     notification_create,
     queue_email,
     unsubscribe_token,
@@ -634,9 +634,9 @@ def _queue_message_email(
     company_name: str,
 ) -> None:
     with translation.override(language):
-        link = absolute_url(reverse("messaging:detail", args=[conversation.pk]))
-        unsubscribe = absolute_url(
-            reverse("messaging:unsubscribe", args=[unsubscribe_token(recipient)])
+        link = link_in(language, "messaging:detail", args=[conversation.pk])
+        unsubscribe = link_in(
+            language, "messaging:unsubscribe", args=[unsubscribe_token(recipient)]
         )
         if kind == NotificationKind.NEW_INQUIRY:
             subject = _("New inquiry from %(company)s: %(subject)s")

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.functional import Promise
 
@@ -42,7 +43,7 @@ def queue_email(
     """Render an email in `language` and send it once the current transaction commits.
 
     `subject` may be a lazy translation (gettext_lazy); it is evaluated in `language`.
-    Links in `context` must be absolute (build them with `absolute_url`).
+    Links in `context` must be absolute (build them with `link_in`).
     """
     message = render_email(subject=subject, template=template, context=context, language=language)
     enqueue_on_commit(
@@ -59,6 +60,13 @@ def queue_email(
 def absolute_url(path: str) -> str:
     """`path` (from reverse()) prefixed with the site's public address, for emails."""
     return settings.SITE_URL + path
+
+
+def link_in(language: str, viewname: str, *, args: Any = None, kwargs: Any = None) -> str:
+    """The absolute address of the page `viewname` in `language`: the link an email or a
+    notice gives its recipient, to the page in their own language."""
+    with translation.override(language):
+        return absolute_url(reverse(viewname, args=args, kwargs=kwargs))
 
 
 # --- in-app notifications and email preferences ---------------------------------------------

@@ -35,7 +35,7 @@ from tradepost.core.cleaning import (
 )
 from tradepost.core.languages import normalise_ui_language
 from tradepost.notify.models import NotificationKind
-from tradepost.notify.services import absolute_url, notification_create, queue_email
+from tradepost.notify.services import link_in, notification_create, queue_email
 from tradepost.reviews.errors import ReviewError, ReviewErrorCode, ReviewNotFound
 from tradepost.reviews.models import Review, ReviewStatus
 from tradepost.reviews.selectors import (
@@ -372,8 +372,7 @@ def _reviews_path(company: Company) -> str:
 
 
 def _reviews_link(company: Company, language: str) -> str:
-    with translation.override(language):
-        return absolute_url(reverse(REVIEWS_PAGE, args=[company.slug]))
+    return link_in(language, REVIEWS_PAGE, args=[company.slug])
 
 
 def _tell_supplier(review: Review) -> None:

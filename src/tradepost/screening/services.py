@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -34,7 +33,7 @@ from tradepost.core.cleaning import (
     text_or_none,
 )
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
-from tradepost.notify.services import absolute_url, queue_email
+from tradepost.notify.services import link_in, queue_email
 from tradepost.screening.errors import BannedTermNotFound, ScreeningError, ScreeningErrorCode
 from tradepost.screening.matching import canonical
 from tradepost.screening.models import ANY_LANGUAGE, BannedTerm
@@ -359,7 +358,7 @@ def tell_listing_review(
     term held it is not told: see docs/adr/0023-banned-terms.md. Sent after the commit."""
     language = normalise_ui_language(company.original_language)
     with translation.override(language):
-        link = absolute_url(reverse(LISTING_PAGE, kwargs={"pk": product_id}))
+        link = link_in(language, LISTING_PAGE, kwargs={"pk": product_id})
         company_name = company.name_for(language)
     context = {
         "outcome": outcome,

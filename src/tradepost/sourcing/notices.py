@@ -11,7 +11,7 @@ from django.utils import translation
 
 from tradepost.companies.models import Company, Membership
 from tradepost.core.languages import normalise_ui_language
-from tradepost.notify.services import absolute_url, notification_create, queue_email
+from tradepost.notify.services import link_in, notification_create, queue_email
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus
 
 
@@ -47,8 +47,7 @@ def email_user(user: Any, *, template: str, subject: Any, context: dict[str, Any
     id) becomes the absolute `link` in that language."""
     language = normalise_ui_language(user.preferred_language)
     name, pk = context.pop("link_path")
-    with translation.override(language):
-        link = absolute_url(reverse(name, args=[pk]))
+    link = link_in(language, name, args=[pk])
     queue_email(
         to=user.email,
         subject=subject,

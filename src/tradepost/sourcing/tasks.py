@@ -18,7 +18,7 @@ from tradepost.membership.selectors import benefit_of_companies
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.selectors import wants_message_emails
 from tradepost.notify.services import (
-    absolute_url,
+    link_in,
     notification_create,
     queue_email,
     unsubscribe_token,
@@ -178,8 +178,8 @@ def _send_alert(alert_id: int, *, now: datetime) -> int:
 def _email_matched(user: Any, *, request: BuyingRequest, first_look: bool = False) -> None:
     language = normalise_ui_language(user.preferred_language)
     with translation.override(language):
-        link = absolute_url(reverse("sourcing:request_detail", args=[request.pk]))
-        unsubscribe = absolute_url(reverse("messaging:unsubscribe", args=[unsubscribe_token(user)]))
+        link = link_in(language, "sourcing:request_detail", args=[request.pk])
+        unsubscribe = link_in(language, "messaging:unsubscribe", args=[unsubscribe_token(user)])
         unit = request.get_unit_display()
     queue_email(
         to=user.email,

@@ -48,7 +48,7 @@ from tradepost.core.errors import DomainError, ErrorKind
 from tradepost.core.languages import normalise_ui_language
 from tradepost.messaging.services import message_hide, message_restore
 from tradepost.notify.models import NotificationKind
-from tradepost.notify.services import absolute_url, notification_create, queue_email
+from tradepost.notify.services import link_in, notification_create, queue_email
 from tradepost.reviews.services import review_hide, review_restore
 from tradepost.sourcing.services import request_hide, request_restore
 from tradepost.trust.documents import CheckedDocument, check_documents
@@ -322,7 +322,7 @@ def _tell_company(request: VerificationRequest) -> None:
     with translation.override("en"):
         path = reverse(VERIFICATION_PAGE)
     with translation.override(language):
-        link = absolute_url(reverse(VERIFICATION_PAGE))
+        link = link_in(language, VERIFICATION_PAGE)
         company_name = company.name_for(language)
     managers = _managers(company)
     kind = (
@@ -794,7 +794,7 @@ def _tell_moderation(
         path = reverse(page, args=args)
     until = company.standing_until if decision.action == ModerationAction.SUSPEND else None
     with translation.override(language):
-        link = absolute_url(reverse(page, args=args))
+        link = link_in(language, page, args=args)
         company_name = company.name_for(language)
         what = str(ReportTarget(subject.target).label)
         until_text = date_format(timezone.localtime(until), "DATETIME_FORMAT") if until else ""

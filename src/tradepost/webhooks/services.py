@@ -29,7 +29,6 @@ import httpx
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -50,7 +49,7 @@ from tradepost.core.events import EventType
 from tradepost.core.languages import normalise_ui_language
 from tradepost.core.queueing import enqueue_on_commit
 from tradepost.core.retries import Backoff
-from tradepost.notify.services import absolute_url, queue_email
+from tradepost.notify.services import link_in, queue_email
 from tradepost.webhooks import sending
 from tradepost.webhooks.errors import WebhookError, WebhookErrorCode, WebhookNotFound
 from tradepost.webhooks.models import (
@@ -534,7 +533,7 @@ def _tell_managers_disabled(endpoint: WebhookEndpoint, *, failures: int) -> None
         user = membership.user
         language = normalise_ui_language(user.preferred_language)
         with translation.override(language):
-            link = absolute_url(reverse(ENDPOINT_PAGE, kwargs={"endpoint_id": endpoint.pk}))
+            link = link_in(language, ENDPOINT_PAGE, kwargs={"endpoint_id": endpoint.pk})
             company_name = membership.company.name_for(language)
         queue_email(
             to=user.email,

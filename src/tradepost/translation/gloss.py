@@ -119,7 +119,8 @@ def gloss(text: str, *, source: str, target: str, title: bool = False) -> Gloss:
 @dataclass(frozen=True)
 class _Piece:
     text: str
-    #: "word" (from the lexicon), "kept" (written so in the source) or "mark" (punctuation).
+    #: "han" (a lexicon entry, its sense not chosen yet), "word" (its English), "kept"
+    #: (written so in the source) or "mark" (punctuation).
     kind: str
 
 

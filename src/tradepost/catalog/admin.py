@@ -7,13 +7,12 @@ listings by moderation through the same services.
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from tradepost.catalog import services
-from tradepost.catalog.errors import ProductError
 from tradepost.catalog.models import (
     Category,
     HSCode,
@@ -23,10 +22,14 @@ from tradepost.catalog.models import (
     Showcase,
 )
 from tradepost.catalog.showcase_services import showcase_remove
-from tradepost.core.admin import ReadOnlyMixin
+from tradepost.core.admin import NoAddChangeMixin, ReadOnlyMixin, run_each
 
 
-class ReadOnlyInline(admin.TabularInline):
+def _products_updated(count: int) -> str:
+    return _("%(count)d products updated.") % {"count": count}
+
+
+class ReadOnlyInline(NoAddChangeMixin, admin.TabularInline):
     extra = 0
     can_delete = False
 
@@ -34,12 +37,6 @@ class ReadOnlyInline(admin.TabularInline):
         # Every field shown is read-only, including those Django would never put in a form
         # (created_at): listing them as form fields made the change page a 500.
         return self.fields or ()
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 class ProductImageInline(ReadOnlyInline):
@@ -65,15 +62,14 @@ class ProductAdmin(ReadOnlyMixin, admin.ModelAdmin):
     # Listings change only through the catalogue services, so the admin's actions behave like
     # the pages and the API (search index included).
     def _moderate(self, request: HttpRequest, queryset: QuerySet[Product], service) -> None:
-        changed = 0
-        for product in queryset:
-            try:
-                service(actor=request.user, product=product)
-            except ProductError as error:  # a not-found one too
-                self.message_user(request, f"{product.pk}: {error}", level=messages.ERROR)
-            else:
-                changed += 1
-        self.message_user(request, _("%(count)d products updated.") % {"count": changed})
+        run_each(
+            self,
+            request,
+            queryset,
+            lambda product: service(actor=request.user, product=product),
+            label=lambda product: product.pk,
+            done=_products_updated,
+        )
 
     @admin.action(description=_("Hide the selected products (moderation)"))
     def hide_by_moderation(self, request: HttpRequest, queryset: QuerySet[Product]) -> None:
@@ -111,12 +107,11 @@ class ShowcaseAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.action(description=_("Take the selected products out of the showcase"))
     def remove_from_showcase(self, request: HttpRequest, queryset: QuerySet[Showcase]) -> None:
-        removed = 0
-        for showcase in queryset:
-            try:
-                showcase_remove(actor=request.user, product_id=showcase.product_id)
-            except ProductError as error:
-                self.message_user(request, f"{showcase.product_id}: {error}", level=messages.ERROR)
-            else:
-                removed += 1
-        self.message_user(request, _("%(count)d products updated.") % {"count": removed})
+        run_each(
+            self,
+            request,
+            queryset,
+            lambda showcase: showcase_remove(actor=request.user, product_id=showcase.product_id),
+            label=lambda showcase: showcase.product_id,
+            done=_products_updated,
+        )

@@ -10,11 +10,14 @@ import hashlib
 import os
 import secrets
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage
 from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tradepost.core.cleaning import FieldInvalid
 
 
 class PrivateStorage(FileSystemStorage):
@@ -49,3 +52,35 @@ def upload_sha256(upload: IO[bytes], *, chunk: int = 1024 * 1024) -> str:
         digest.update(block)
     upload.seek(0)
     return digest.hexdigest()
+
+
+def megabytes(size: int) -> int:
+    """A byte limit in whole megabytes, as messages state it (at least 1)."""
+    return max(1, size // (1024 * 1024))
+
+
+def upload_size(upload: Any) -> int:
+    """An uploaded file's size in bytes: the size it declares, else measured by seeking to its
+    end; rewound after."""
+    size = getattr(upload, "size", None)
+    if size is None:
+        upload.seek(0, 2)
+        size = upload.tell()
+    upload.seek(0)
+    return int(size)
+
+
+def check_upload_size(upload: Any, *, name: str, limit: int, splittable: bool = False) -> int:
+    """The upload's size, or `FieldInvalid` when it is empty or larger than `limit` bytes
+    (`splittable`: the message says to split the file, for a file of many rows)."""
+    size = upload_size(upload)
+    if size == 0:
+        raise FieldInvalid(_("%(name)s is empty.") % {"name": name})
+    if size > limit:
+        message = (
+            _("%(name)s is larger than %(limit)d MB; split it into smaller files.")
+            if splittable
+            else _("%(name)s is larger than %(limit)d MB.")
+        )
+        raise FieldInvalid(message % {"name": name, "limit": megabytes(limit)})
+    return size

@@ -3,18 +3,17 @@ changes only through its services; the files are the company's own and are not l
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from tradepost.core.admin import ReadOnlyMixin
-from tradepost.imports.errors import ImportJobError
+from tradepost.core.admin import NoAddChangeMixin, ReadOnlyMixin, run_each
 from tradepost.imports.models import ImportJob, ImportRow
 from tradepost.imports.services import import_cancel
 
 
-class ImportRowInline(admin.TabularInline):
+class ImportRowInline(NoAddChangeMixin, admin.TabularInline):
     model = ImportRow
     fields = ("line", "sku", "outcome", "errors", "warnings")
     readonly_fields = fields
@@ -22,9 +21,6 @@ class ImportRowInline(admin.TabularInline):
     max_num = 0
     can_delete = False
     show_change_link = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 @admin.register(ImportJob)
@@ -49,12 +45,11 @@ class ImportJobAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.action(description=_("Cancel the selected imports"))
     def cancel_imports(self, request: HttpRequest, queryset: QuerySet[ImportJob]) -> None:
-        cancelled = 0
-        for job in queryset:
-            try:
-                import_cancel(actor=request.user, job=job)  # type: ignore[arg-type]
-            except ImportJobError as error:
-                self.message_user(request, f"{job.pk}: {error.message}", level=messages.ERROR)
-            else:
-                cancelled += 1
-        self.message_user(request, _("%(count)d imports cancelled.") % {"count": cancelled})
+        run_each(
+            self,
+            request,
+            queryset,
+            lambda job: import_cancel(actor=request.user, job=job),  # type: ignore[arg-type]
+            label=lambda job: job.pk,
+            done=lambda count: _("%(count)d imports cancelled.") % {"count": count},
+        )

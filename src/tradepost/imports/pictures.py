@@ -24,7 +24,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from tradepost.core.cleaning import clean_file_name
-from tradepost.imports.reading import FileRejected, megabytes
+from tradepost.core.private_files import megabytes
+from tradepost.imports.reading import FileRejected
 
 #: Files a ZIP made on a Mac or Windows holds beside the pictures: skipped.
 _SKIPPED = ("__MACOSX/", ".DS_Store", "Thumbs.db", "desktop.ini")

@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tradepost.core.cleaning import storable
+from tradepost.core.private_files import megabytes
 from tradepost.core.spreadsheets import unguarded
 from tradepost.imports import xlsx
 
@@ -109,10 +110,6 @@ def max_bytes() -> int:
 
 def max_rows() -> int:
     return int(settings.TRADEPOST_IMPORT_MAX_ROWS)
-
-
-def megabytes(size: int) -> int:
-    return max(1, size // (1024 * 1024))
 
 
 def sniff_format(head: bytes, name: str) -> str:

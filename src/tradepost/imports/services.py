@@ -29,7 +29,7 @@ from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_choice, clean_file_name
 from tradepost.core.languages import normalise_ui_language
-from tradepost.core.private_files import upload_sha256
+from tradepost.core.private_files import check_upload_size, upload_sha256, upload_size
 from tradepost.core.queueing import enqueue_on_commit
 from tradepost.imports import kept, running
 from tradepost.imports.errors import ImportErrorCode, ImportJobError, ImportNotFound
@@ -44,7 +44,6 @@ from tradepost.imports.reading import (
     detect_encoding,
     estimate_rows,
     max_bytes,
-    megabytes,
     rows_of,
     sniff_format,
     xlsx_sniff,
@@ -69,15 +68,6 @@ def _ensure_can_import(actor: User, company: Company) -> None:
         raise ImportNotFound()
 
 
-def _size(upload: Any) -> int:
-    size = getattr(upload, "size", None)
-    if size is None:
-        upload.seek(0, 2)
-        size = upload.tell()
-    upload.seek(0)
-    return int(size)
-
-
 @dataclass(frozen=True)
 class _Sheet:
     """An upload checked as a file: its cleaned name, format, detected encoding, the
@@ -97,15 +87,7 @@ def _check_sheet(upload: Any, encoding: Any) -> _Sheet:
     sniffed: its first row, and its rows counted when it is small, `reading.xlsx_sniff`);
     FieldInvalid when it cannot be a catalogue."""
     name = clean_file_name(getattr(upload, "name", ""), default="catalogue")
-    size, limit = _size(upload), max_bytes()
-    if size == 0:
-        raise FieldInvalid(_("%(name)s is empty.") % {"name": name})
-    if size > limit:
-        raise FieldInvalid(
-            _("%(name)s is larger than %(limit)d MB; split it into smaller files.")
-            % {"name": name, "limit": megabytes(limit)}
-        )
-    upload.seek(0)
+    check_upload_size(upload, name=name, limit=max_bytes(), splittable=True)
     try:
         file_format = sniff_format(upload.read(8), name)
         if file_format == ImportFormat.XLSX:
@@ -149,14 +131,8 @@ def _check_csv(upload: Any, name: str, encoding: Any) -> _Sheet:
 
 def _check_pictures(upload: Any) -> str:
     name = clean_file_name(getattr(upload, "name", ""), default="pictures.zip")
-    size, limit = _size(upload), int(settings.TRADEPOST_IMPORT_PICTURES_MAX_BYTES)
-    if size == 0:
-        raise FieldInvalid(_("%(name)s is empty.") % {"name": name})
-    if size > limit:
-        raise FieldInvalid(
-            _("%(name)s is larger than %(limit)d MB; split it into smaller files.")
-            % {"name": name, "limit": megabytes(limit)}
-        )
+    limit = int(settings.TRADEPOST_IMPORT_PICTURES_MAX_BYTES)
+    check_upload_size(upload, name=name, limit=limit, splittable=True)
     try:
         PictureBox(upload, name).close()
     except FileRejected as refusal:
@@ -236,7 +212,7 @@ def import_upload(
         updated_at=now,
         original_name=checked.name,
         file_format=checked.file_format,
-        size=_size(catalogue),
+        size=upload_size(catalogue),
         sha256=upload_sha256(catalogue),
         detected_encoding=checked.detected,
         encoding=checked.encoding,

@@ -9,24 +9,16 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
-from django.utils.translation import gettext_lazy as _
 
-from tradepost.core.admin import ReadOnlyMixin
-from tradepost.core.currencies import is_currency
+from tradepost.core.admin import CurrencyFieldMixin, ReadOnlyMixin
 from tradepost.membership.models import BillingDetails, Invoice, Plan, Subscription
 from tradepost.membership.services import PLAN_AUDITED, plan_save_by_operator
 
 
-class PlanForm(forms.ModelForm):
+class PlanForm(CurrencyFieldMixin, forms.ModelForm):
     class Meta:
         model = Plan
         fields = PLAN_AUDITED
-
-    def clean_currency(self) -> str:
-        code = str(self.cleaned_data.get("currency") or "").upper()
-        if not is_currency(code):
-            raise forms.ValidationError(_("Unknown currency code."))
-        return code
 
 
 @admin.register(Plan)

@@ -33,10 +33,11 @@ from tradepost.catalog.models import Product, ProductStatus, Unit
 from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company, Membership
 from tradepost.companies.selectors import company_described, standing_refusal
-from tradepost.core.cleaning import storable
+from tradepost.core.cleaning import FieldInvalid, storable
 from tradepost.core.events import EventType, emit
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.core.languages import normalise_ui_language
+from tradepost.core.private_files import check_upload_size
 from tradepost.messaging.errors import (
     ConversationNotFound,
     MessagingError,
@@ -187,21 +188,13 @@ def check_attachments(files: Sequence[Any]) -> list[CheckedAttachment]:
     checked = []
     for upload in files:
         name = os.path.basename(str(getattr(upload, "name", "") or "file")).strip()[:150]
-        size = getattr(upload, "size", None)
-        if size is not None and size > max_bytes:
-            raise _rejected(
-                _("%(name)s is larger than %(limit)d MB.")
-                % {"name": name, "limit": max_bytes // (1024 * 1024)}
-            )
-        upload.seek(0)
+        try:
+            check_upload_size(upload, name=name or "?", limit=max_bytes)
+        except FieldInvalid as refusal:
+            raise _rejected(refusal.messages[0]) from None
         content = upload.read(max_bytes + 1)
-        if len(content) > max_bytes:
-            raise _rejected(
-                _("%(name)s is larger than %(limit)d MB.")
-                % {"name": name, "limit": max_bytes // (1024 * 1024)}
-            )
-        if not content:
-            raise _rejected(_("%(name)s is empty.") % {"name": name or "?"})
+        if not 0 < len(content) <= max_bytes:  # a file that declared a size it does not have
+            raise _rejected(_("%(name)s is not a PDF, JPEG or PNG file.") % {"name": name or "?"})
         kind = next(
             ((ctype, ext) for sig, ctype, ext in ATTACHMENT_SIGNATURES if content.startswith(sig)),
             None,

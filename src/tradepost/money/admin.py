@@ -8,23 +8,16 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
-from django.utils.translation import gettext_lazy as _
 
-from tradepost.core.currencies import is_currency
+from tradepost.core.admin import CurrencyFieldMixin
 from tradepost.money.models import ExchangeRate
 from tradepost.money.services import exchange_rate_set
 
 
-class ExchangeRateForm(forms.ModelForm):
+class ExchangeRateForm(CurrencyFieldMixin, forms.ModelForm):
     class Meta:
         model = ExchangeRate
         fields = ("currency", "rate_to_usd", "as_of")
-
-    def clean_currency(self) -> str:
-        code = str(self.cleaned_data.get("currency") or "").upper()
-        if not is_currency(code):
-            raise forms.ValidationError(_("Unknown currency code."))
-        return code
 
 
 @admin.register(ExchangeRate)

@@ -1,25 +1,20 @@
 from django.contrib import admin
 
+from tradepost.core.admin import NoAddChangeMixin
 from tradepost.search.models import IndexOutbox, ListingFingerprint
 
 
 @admin.register(IndexOutbox)
-class IndexOutboxAdmin(admin.ModelAdmin):
+class IndexOutboxAdmin(NoAddChangeMixin, admin.ModelAdmin):
     """Read-only view of pending index changes (useful when the worker is not running)."""
 
     list_display = ("id", "kind", "object_id", "created_at")
     list_filter = ("kind",)
     ordering = ("-id",)
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(ListingFingerprint)
-class ListingFingerprintAdmin(admin.ModelAdmin):
+class ListingFingerprintAdmin(NoAddChangeMixin, admin.ModelAdmin):
     """Read-only view of the duplicate-detection fingerprints (search.fingerprints): which
     listings are compared, whose, and when their text was last fingerprinted."""
 
@@ -28,9 +23,3 @@ class ListingFingerprintAdmin(admin.ModelAdmin):
     search_fields = ("=object_id", "=owner_id")
     ordering = ("-id",)
     exclude = ("signature",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

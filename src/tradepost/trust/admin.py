@@ -6,7 +6,7 @@ reports queue (or through the API), where the actions are."""
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -16,8 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tradepost.core.admin import ReadOnlyMixin
-from tradepost.trust.errors import TrustError
+from tradepost.core.admin import ReadOnlyMixin, run_each
 from tradepost.trust.forms import ApproveForm, RejectForm
 from tradepost.trust.models import Report, VerificationDocument, VerificationRequest
 from tradepost.trust.services import verification_approve, verification_reject
@@ -75,24 +74,27 @@ class VerificationRequestAdmin(ReadOnlyMixin, admin.ModelAdmin):
                     "selected": helpers.ACTION_CHECKBOX_NAME,
                 },
             )
-        decided = 0
-        for item in queryset.select_related("company"):
-            try:
-                if approve:
-                    verification_approve(
-                        actor=request.user, verification=item, checked=form.cleaned_data["checked"]
-                    )
-                else:
-                    verification_reject(
-                        actor=request.user, verification=item, reason=form.cleaned_data["reason"]
-                    )
-                decided += 1
-            except TrustError as exc:
-                self.message_user(request, f"{item.company}: {exc.message}", messages.ERROR)
-        self.message_user(
+
+        def decide(item: VerificationRequest) -> None:
+            if approve:
+                verification_approve(
+                    actor=request.user, verification=item, checked=form.cleaned_data["checked"]
+                )
+            else:
+                verification_reject(
+                    actor=request.user, verification=item, reason=form.cleaned_data["reason"]
+                )
+
+        run_each(
+            self,
             request,
-            ngettext("%(count)d request decided.", "%(count)d requests decided.", decided)
-            % {"count": decided},
+            queryset.select_related("company"),
+            decide,
+            label=lambda item: item.company,
+            done=lambda count: (
+                ngettext("%(count)d request decided.", "%(count)d requests decided.", count)
+                % {"count": count}
+            ),
         )
         return None
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_file_name
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.core.images import ImageRejected, check_image
-from tradepost.core.private_files import upload_sha256
+from tradepost.core.private_files import check_upload_size, upload_sha256
 from tradepost.trust.errors import TrustError, TrustErrorCode, VerificationNotFound
 from tradepost.trust.models import DocumentKind, VerificationDocument
 
@@ -53,14 +53,6 @@ def max_documents() -> int:
     return int(settings.TRADEPOST_VERIFICATION_MAX_FILES)
 
 
-def _size_of(upload: Any) -> int:
-    size = getattr(upload, "size", None)
-    if size is None:
-        upload.seek(0, 2)
-        size = upload.tell()
-    return int(size)
-
-
 def _content_type(upload: Any, name: str) -> str:
     upload.seek(0)
     head = upload.read(8)
@@ -73,14 +65,8 @@ def _content_type(upload: Any, name: str) -> str:
 
 def _check_one(upload: Any, *, kind: str) -> CheckedDocument:
     name = clean_file_name(getattr(upload, "name", ""))
-    size, limit = _size_of(upload), max_document_bytes()
-    if size == 0:
-        raise FieldInvalid(_("%(name)s is empty.") % {"name": name})
-    if size > limit:
-        raise FieldInvalid(
-            _("%(name)s is larger than %(limit)d MB.")
-            % {"name": name, "limit": max(1, limit // (1024 * 1024))}
-        )
+    limit = max_document_bytes()
+    size = check_upload_size(upload, name=name, limit=limit)
     content_type = _content_type(upload, name)
     if content_type.startswith("image/"):
         try:

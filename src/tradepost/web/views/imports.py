@@ -23,11 +23,12 @@ from tradepost.companies.models import Company
 from tradepost.core.downloads import file_download
 from tradepost.core.errors import DomainError
 from tradepost.core.languages import LISTING_LANGUAGES
+from tradepost.core.private_files import megabytes
 from tradepost.imports import exports, selectors, services
 from tradepost.imports.columns import COLUMNS, HEADER_LANGUAGES
 from tradepost.imports.forms import ConfirmForm, RecheckForm, UploadForm
 from tradepost.imports.models import ImportFormat, ImportJob, ImportStatus
-from tradepost.imports.reading import ENCODINGS, max_bytes, max_rows, megabytes
+from tradepost.imports.reading import ENCODINGS, max_bytes, max_rows
 from tradepost.web.guards import company_required
 from tradepost.web.pagination import paginate
 from tradepost.web.refusals import flash_form_errors, flash_refusal, show_on_form

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tradepost.companies.models import Company
 from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
+from tradepost.core.private_files import megabytes
 from tradepost.trust import selectors, services
 from tradepost.trust.documents import document_response, max_document_bytes, max_documents
 from tradepost.trust.errors import TrustError
@@ -64,7 +65,7 @@ def verification(request: AuthenticatedRequest, company: Company) -> HttpRespons
         "history": selectors.verification_requests_of(company=company),
         "can_manage": can_manage,
         "form": form,
-        "max_megabytes": max_document_bytes() // (1024 * 1024),
+        "max_megabytes": megabytes(max_document_bytes()),
         "max_files": max_documents(),
     }
     status = 400 if form.is_bound and form.errors else 200

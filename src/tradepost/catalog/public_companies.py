@@ -13,7 +13,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from tradepost.catalog.models import Product, ProductStatus
-from tradepost.catalog.selectors import LocalisedText, language_tag
+from tradepost.catalog.selectors import LocalisedText, choice_labels, language_tag
 from tradepost.companies.models import BusinessType, Company, EmployeeRange, Market, Standing
 from tradepost.core.chinese_scripts import is_convertible
 from tradepost.core.countries import country_name, is_country
@@ -124,12 +124,6 @@ class CompanyProfile:
     name_converted_from: str = ""
 
 
-def _labels(values: Any, choices: dict[str, Any]) -> list[str]:
-    if not isinstance(values, list):
-        return []
-    return [str(choices[v]) for v in values if isinstance(v, str) and v in choices]
-
-
 def certification_names(raw: Any) -> list[str]:
     """Certificate names whether stored as strings or as {"name": ...} objects."""
     if not isinstance(raw, list):
@@ -144,7 +138,7 @@ def certification_names(raw: Any) -> list[str]:
 
 
 def business_type_labels(values: Any) -> list[str]:
-    return _labels(values, dict(BusinessType.choices))
+    return choice_labels(values, BusinessType)
 
 
 def company_profile(company: Company, *, language: str) -> CompanyProfile:
@@ -164,7 +158,7 @@ def company_profile(company: Company, *, language: str) -> CompanyProfile:
         name=name,
         country_name=country,
         business_types=business_type_labels(company.business_types),
-        markets=_labels(company.main_markets, dict(Market.choices)),
+        markets=choice_labels(company.main_markets, Market),
         employees=str(dict(EmployeeRange.choices).get(company.employee_range, "")),
         certifications=certification_names(company.certifications),
         location=place,

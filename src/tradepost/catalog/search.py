@@ -22,11 +22,11 @@ from tradepost.catalog.models import (
 )
 from tradepost.companies.selectors import suspended_company_ids
 from tradepost.search.documents import (
-    IDS_PER_STATEMENT,
     CompanyRecord,
     ProductRecord,
     Select,
     attribute_texts_memo,
+    id_batches,
     load_companies,
     plain_text_memo,
     sql_column,
@@ -121,10 +121,8 @@ def _published_rows(where: str, params: Sequence[Any]) -> list[dict[str, Any]]:
 def load_published_products(ids: Iterable[int]) -> dict[int, ProductRecord]:
     """The published products among `ids`; the others (drafts, hidden, deleted, gone) are
     absent from the result, which tells the indexer to remove them."""
-    ids = sorted(set(ids))
     found: dict[int, ProductRecord] = {}
-    for start in range(0, len(ids), IDS_PER_STATEMENT):
-        chunk = ids[start : start + IDS_PER_STATEMENT]
+    for chunk in id_batches(ids):
         rows = _published_rows(sql_in(Product, "id", len(chunk)), chunk)
         companies = load_companies(row["company_id"] for row in rows)
         records = _product_records(rows, companies)

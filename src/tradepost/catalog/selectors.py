@@ -423,11 +423,17 @@ def product_attributes(raw: Any) -> list[tuple[str, str]]:
     return rows
 
 
-def payment_term_labels(codes: Any) -> list[str]:
-    valid = dict(PaymentTerm.choices)
+def choice_labels(codes: Any, choices: Any) -> list[str]:
+    """The labels, in the active language, of a stored list of codes of `choices` (a
+    `TextChoices` class), in the stored order; codes it no longer knows are left out."""
     if not isinstance(codes, list):
         return []
-    return [str(valid[c]) for c in codes if isinstance(c, str) and c in valid]
+    labels = dict(choices.choices)
+    return [str(labels[code]) for code in codes if isinstance(code, str) and code in labels]
+
+
+def payment_term_labels(codes: Any) -> list[str]:
+    return choice_labels(codes, PaymentTerm)
 
 
 def incoterm_codes(codes: Any) -> list[str]:

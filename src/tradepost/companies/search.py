@@ -12,9 +12,9 @@ from typing import Any
 from tradepost.companies.models import BusinessType, Company, Standing
 from tradepost.core.database import id_chunks
 from tradepost.search.documents import (
-    IDS_PER_STATEMENT,
     CompanyRecord,
     Select,
+    id_batches,
     plain_text_memo,
     sql_in,
     string_list_memo,
@@ -59,10 +59,8 @@ def _searchable() -> Any:
 def load_companies(ids: Iterable[int]) -> dict[int, CompanyRecord]:
     """The companies in good standing among `ids` (the standing is checked here rather than
     in SQL, as `catalog.search` checks a product's status)."""
-    ids = sorted(set(ids))
     found: dict[int, CompanyRecord] = {}
-    for start in range(0, len(ids), IDS_PER_STATEMENT):
-        chunk = ids[start : start + IDS_PER_STATEMENT]
+    for chunk in id_batches(ids):
         for row in _COMPANIES.rows(sql_in(Company, "id", len(chunk)), chunk):
             if row["standing"] == Standing.ACTIVE:
                 found[row["id"]] = company_record(row)

@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from datetime import date, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -38,30 +39,32 @@ def _name(model: type, column: str | None = None) -> str:
     return quote(column) if column else quote(model._meta.db_table)  # type: ignore[attr-defined]
 
 
-def _add_views(rows: list[tuple[int, int, date, int]]) -> None:
-    """Add (product, company, day, views) rows to the counters."""
-    table = _name(ProductViewDay)
-    count = _name(ProductViewDay, "count")
+def _add(
+    model: type, columns: tuple[str, ...], unique: tuple[str, ...], rows: list[tuple[Any, ...]]
+) -> None:
+    """Add rows of (*columns, count) to the model's daily counters: a row that meets a stored
+    one on the `unique` columns adds its count to it."""
+    table = _name(model)
+    count = _name(model, "count")
     # The names come from the model, the values are parameters.
+    marks = ", ".join(["%s"] * (len(columns) + 1))
     sql = (
-        f"INSERT INTO {table} (product_id, company_id, day, {count}) VALUES (%s, %s, %s, %s) "  # noqa: S608
-        f"ON CONFLICT (product_id, day) DO UPDATE SET {count} = {table}.{count} + excluded.{count}"
-    )
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
-
-
-def _add_words(rows: list[tuple[int, str, date, int]]) -> None:
-    """Add (company, word, day, searches) rows to the counters."""
-    table = _name(SearchWordDay)
-    count = _name(SearchWordDay, "count")
-    sql = (
-        f"INSERT INTO {table} (company_id, word, day, {count}) VALUES (%s, %s, %s, %s) "  # noqa: S608
-        f"ON CONFLICT (company_id, day, word) "
+        f"INSERT INTO {table} ({', '.join(columns)}, {count}) VALUES ({marks}) "  # noqa: S608
+        f"ON CONFLICT ({', '.join(unique)}) "
         f"DO UPDATE SET {count} = {table}.{count} + excluded.{count}"
     )
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
+
+
+def _add_views(rows: list[tuple[int, int, date, int]]) -> None:
+    """Add (product, company, day, views) rows to the counters."""
+    _add(ProductViewDay, ("product_id", "company_id", "day"), ("product_id", "day"), rows)
+
+
+def _add_words(rows: list[tuple[int, str, date, int]]) -> None:
+    """Add (company, word, day, searches) rows to the counters."""
+    _add(SearchWordDay, ("company_id", "word", "day"), ("company_id", "day", "word"), rows)
 
 
 def product_view_record(*, product_id: int, company_id: int, day: date | None = None) -> None:

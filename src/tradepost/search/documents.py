@@ -232,6 +232,14 @@ RAW_COLUMNS = frozenset({"attributes", "incoterms", "business_types"})
 IDS_PER_STATEMENT = 900
 
 
+def id_batches(ids: Iterable[int]) -> Iterator[list[int]]:
+    """`ids` without repeats, in ascending order, `IDS_PER_STATEMENT` at a time: the ids of
+    one statement each."""
+    unique = sorted(set(ids))
+    for start in range(0, len(unique), IDS_PER_STATEMENT):
+        yield unique[start : start + IDS_PER_STATEMENT]
+
+
 class Select:
     """`SELECT <columns> FROM <table>` for a model, with the converters Django applies to
     each column's values (so rows come back as a QuerySet's `values()` would give them)."""
@@ -318,9 +326,7 @@ def iter_companies(*, chunk_size: int = 2000) -> Iterator[list[CompanyRecord]]:
 
 
 def _attach_response_rates(companies: dict[int, CompanyRecord]) -> None:
-    ids = list(companies)
-    for start in range(0, len(ids), IDS_PER_STATEMENT):
-        chunk = ids[start : start + IDS_PER_STATEMENT]
+    for chunk in id_batches(companies):
         for company_id, rate in sources.response_rates(chunk).items():
             record = companies.get(company_id)
             if record is not None:
@@ -330,9 +336,8 @@ def _attach_response_rates(companies: dict[int, CompanyRecord]) -> None:
 def _attach_badges(companies: dict[int, CompanyRecord]) -> None:
     """The last day of each verified company's Gold Supplier badge (only verified companies
     can carry one, so the others are not asked about)."""
-    ids = [company_id for company_id, record in companies.items() if record.is_verified]
-    for start in range(0, len(ids), IDS_PER_STATEMENT):
-        chunk = ids[start : start + IDS_PER_STATEMENT]
+    verified = (company_id for company_id, record in companies.items() if record.is_verified)
+    for chunk in id_batches(verified):
         for company_id, last_day in sources.badges(chunk).items():
             record = companies.get(company_id)
             if record is not None:

@@ -19,7 +19,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -428,6 +428,19 @@ def _grams(texts: Iterable[str]) -> list[str]:
     return out
 
 
+def _name_terms(
+    names: Sequence[str], suggested: Sequence[str]
+) -> tuple[list[str], list[str], list[str]]:
+    """The words and grams of `names`, and the suggestion keys of the names in `suggested`,
+    each once and in order (a category's path, a company's names)."""
+    keys = (suggestion_key(name) for name in suggested)
+    return (
+        list(dict.fromkeys(_words(names))),
+        list(dict.fromkeys(_grams(names))),
+        [key for key in dict.fromkeys(keys) if key],
+    )
+
+
 def suggestion_key(text: str) -> str:
     """The normalised form of a suggestion, cut at a word boundary."""
     key = normalize(text)
@@ -499,12 +512,7 @@ class Shared:
         if found is None:
             lineage = self.tree.lineage(category_id)
             names = [name for node in lineage for name in node.names]
-            keys = [suggestion_key(n) for n in lineage[-1].names] if lineage else []
-            found = (
-                list(dict.fromkeys(_words(names))),
-                list(dict.fromkeys(_grams(names))),
-                [k for k in dict.fromkeys(keys) if k],
-            )
+            found = _name_terms(names, lineage[-1].names if lineage else [])
             self.categories[category_id] = found
         return found
 
@@ -515,12 +523,7 @@ class Shared:
             if len(self.companies) > 50_000:
                 self.companies.clear()
             names = [record.legal_name, record.english_name]
-            keys = [suggestion_key(n) for n in names if n]
-            found = (
-                list(dict.fromkeys(_words(names))),
-                list(dict.fromkeys(_grams(names))),
-                [k for k in dict.fromkeys(keys) if k],
-            )
+            found = _name_terms(names, [name for name in names if name])
             self.companies[cache_key] = found
         return found
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from tradepost.catalog.models import Category
 from tradepost.companies.selectors import suspended_company_ids
 from tradepost.core.database import id_chunks
-from tradepost.search.documents import IDS_PER_STATEMENT, RequestRecord, plain_text_memo
+from tradepost.search.documents import RequestRecord, id_batches, plain_text_memo
 from tradepost.search.sources import RequestSource
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
 from tradepost.sourcing.responsiveness import supplier_responsiveness_many
@@ -58,10 +58,8 @@ def _request_record(row: dict[str, Any]) -> RequestRecord:
 def load_open_requests(ids: Iterable[int]) -> dict[int, RequestRecord]:
     """The searchable requests among `ids` (open, deadline ahead); the others (closed,
     awarded, expired, past their deadline, deleted) are absent, so the indexer removes them."""
-    ids = sorted(set(ids))
     found: dict[int, RequestRecord] = {}
-    for start in range(0, len(ids), IDS_PER_STATEMENT):
-        chunk = ids[start : start + IDS_PER_STATEMENT]
+    for chunk in id_batches(ids):
         for row in _open_requests().filter(id__in=chunk).values(*_REQUEST_COLUMNS):
             found[row["id"]] = _request_record(row)
     return found

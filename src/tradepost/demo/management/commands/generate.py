@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
-from tqdm import tqdm
 
+from tradepost.core.management.progress import progress_bar
 from tradepost.demo.bulk import CHUNK_SIZE, default_workers, generate_catalogue
 from tradepost.demo.errors import DemoError
 from tradepost.demo.generator import DEFAULT_SEED
@@ -53,28 +53,21 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        bar = tqdm(
-            total=max(0, options["products"]),
-            unit="products",
-            disable=options["verbosity"] == 0,
-            file=self.stderr._out,
-            dynamic_ncols=True,
-        )
+        total, quiet = max(0, options["products"]), options["verbosity"] == 0
         try:
-            result = generate_catalogue(
-                products=options["products"],
-                companies=options["companies"],
-                seed=options["seed"],
-                outbox=not options["no_outbox"],
-                images=not options["no_images"],
-                chunk_size=max(100, options["chunk_size"]),
-                workers=max(1, options["workers"] or default_workers()),
-                progress=bar.update,
-            )
+            with progress_bar(self, total=total, unit="products", quiet=quiet) as bar:
+                result = generate_catalogue(
+                    products=options["products"],
+                    companies=options["companies"],
+                    seed=options["seed"],
+                    outbox=not options["no_outbox"],
+                    images=not options["no_images"],
+                    chunk_size=max(100, options["chunk_size"]),
+                    workers=max(1, options["workers"] or default_workers()),
+                    progress=bar.update,
+                )
         except DemoError as exc:
             raise CommandError(str(exc)) from exc
-        finally:
-            bar.close()
         self.stdout.write(
             _(
                 "Generated %(products)d products (%(translations)d translations, %(images)d "

@@ -14,17 +14,19 @@ left) completes the import and changes nothing already done.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from django.core.files import File
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
-from tqdm import tqdm
 
 from tradepost.accounts.models import User
 from tradepost.companies.models import Company, Membership, Role
 from tradepost.core.errors import DomainError
+from tradepost.core.management.progress import progress_bar
 from tradepost.imports import running, services
 from tradepost.imports.models import ImportJob, ImportMode, ImportStatus
 from tradepost.imports.reading import encoding_label
@@ -149,11 +151,19 @@ class Command(BaseCommand):
         job.refresh_from_db()
         self._result(job)
 
-    def _bar(self, label: str, total: int, start: int = 0) -> _Bar:
-        # tqdm redraws its line with carriage returns: the terminal's own stream, not
-        # Django's wrapper, which ends every write with a new line.
-        stream = getattr(self.stderr, "_out", self.stderr)
-        return _Bar(label, total, start, disabled=self.quiet, stream=stream)
+    @contextmanager
+    def _bar(self, label: str, total: int, start: int = 0) -> Iterator[Callable[[int, int], None]]:
+        """A bar as a `progress(done, total)` callback (the total may grow as rows are read)."""
+        with progress_bar(
+            self, total=total, unit=" rows", quiet=self.quiet, label=label, start=start
+        ) as bar:
+
+            def progress(done: int, total: int) -> None:
+                if total and bar.total != total:
+                    bar.total = total
+                bar.update(max(0, done - bar.n))
+
+            yield progress
 
     def _show(self, job: ImportJob) -> None:
         out = self.stdout
@@ -188,29 +198,3 @@ class Command(BaseCommand):
             f"{job.updated_count} changed, {job.skipped_count} unchanged, "
             f"{job.failed_count} not imported, {job.pictures_added} pictures added."
         )
-
-
-class _Bar:
-    """A tqdm bar on the terminal as a `progress(done, total)` callback."""
-
-    def __init__(self, label: str, total: int, start: int, *, disabled: bool, stream: Any) -> None:
-        self.bar = tqdm(
-            total=total or None,
-            initial=start,
-            desc=label,
-            unit=" rows",
-            disable=disabled,
-            file=stream,
-            dynamic_ncols=True,
-        )
-
-    def __enter__(self) -> _Bar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.bar.close()
-
-    def __call__(self, done: int, total: int) -> None:
-        if total and self.bar.total != total:
-            self.bar.total = total
-        self.bar.update(max(0, done - self.bar.n))

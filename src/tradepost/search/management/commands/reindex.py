@@ -9,8 +9,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
-from tqdm import tqdm
 
+from tradepost.core.management.progress import progress_bar
 from tradepost.search import sources
 from tradepost.search.check import check_index
 from tradepost.search.fingerprints import fingerprints_rebuild
@@ -54,17 +54,8 @@ class Command(BaseCommand):
     def _fingerprints(self, verbosity: int) -> None:
         total = sources.products().count()
         started = time.perf_counter()
-        bar = tqdm(
-            total=total,
-            unit="products",
-            disable=verbosity == 0,
-            file=self.stderr._out,
-            dynamic_ncols=True,
-        )
-        try:
+        with progress_bar(self, total=total, unit="products", quiet=verbosity == 0) as bar:
             written = fingerprints_rebuild(on_progress=bar.update)
-        finally:
-            bar.close()
         elapsed = max(time.perf_counter() - started, 1e-9)
         self.stdout.write(
             f"Fingerprinted {written:,} published products in {elapsed:.1f} s "
@@ -80,27 +71,20 @@ class Command(BaseCommand):
             return
         total = sources.products().count()
         started = time.perf_counter()
-        bar = tqdm(
-            total=total,
-            unit="products",
-            disable=options["verbosity"] == 0,
-            file=self.stderr._out,
-            dynamic_ncols=True,
-        )
+        quiet = options["verbosity"] == 0
         try:
-            state = rebuild_now(
-                on_progress=bar.update,
-                heap_bytes=max(50, options["heap_mb"]) * 1_000_000,
-                threads=max(0, options["threads"]),
-                workers=self._workers(options["workers"]),
-            )
+            with progress_bar(self, total=total, unit="products", quiet=quiet) as bar:
+                state = rebuild_now(
+                    on_progress=bar.update,
+                    heap_bytes=max(50, options["heap_mb"]) * 1_000_000,
+                    threads=max(0, options["threads"]),
+                    workers=self._workers(options["workers"]),
+                )
         except IndexBusy as exc:
             raise CommandError(
                 "The search index is being written by another process (a worker or another "
                 "reindex). Try again in a moment."
             ) from exc
-        finally:
-            bar.close()
         elapsed = max(time.perf_counter() - started, 1e-9)
         if state is None:
             raise CommandError("Reindex stopped before it finished; the index is unchanged.")

@@ -11,9 +11,11 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from tradepost.accounts.models import User
 from tradepost.companies.actors import actor_for
 from tradepost.companies.errors import CompanyErrorCode, CompanyNotFound
 from tradepost.companies.models import (
+    MANAGING_ROLES,
     BusinessType,
     Company,
     Invitation,
@@ -103,6 +105,16 @@ def members_of(company: Company) -> QuerySet[Membership]:
         .annotate(role_rank=rank)
         .order_by("role_rank", "created_at", "id")
     )
+
+
+def company_managers(company_id: int) -> QuerySet[User]:
+    """The company's active owner and admins, oldest account first: whom the decisions about
+    the company (verification, screening, plans, webhooks) are told."""
+    return User.objects.filter(
+        membership__company_id=company_id,
+        membership__role__in=MANAGING_ROLES,
+        is_active=True,
+    ).order_by("pk")
 
 
 def pending_invitations(company: Company) -> QuerySet[Invitation]:

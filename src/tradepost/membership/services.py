@@ -37,6 +37,7 @@ from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record, field_changes, snapshot
 from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company, Membership, Role
+from tradepost.companies.selectors import company_managers
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_country, clean_text
 from tradepost.core.languages import babel_date_locale, normalise_ui_language
 from tradepost.membership import selectors
@@ -480,17 +481,6 @@ def invoice_confirm_payment(*, actor: Any, invoice_id: Any) -> Invoice:
 # --- telling the company ---------------------------------------------------------------------
 
 
-def _managers(company_id: int) -> list[Any]:
-    return [
-        member.user
-        for member in Membership.objects.filter(
-            company_id=company_id, role__in=(Role.OWNER, Role.ADMIN), user__is_active=True
-        )
-        .select_related("user")
-        .order_by("pk")
-    ]
-
-
 def _tell_managers(
     subscription: Subscription,
     *,
@@ -504,7 +494,7 @@ def _tell_managers(
     the plan's name and `day` as they read them."""
     with translation.override("en"):
         path = reverse("membership:overview")
-    for user in _managers(subscription.company_id):
+    for user in company_managers(subscription.company_id):
         language = normalise_ui_language(user.preferred_language)
         plan = subscription.plan.name_for(language)
         when = format_date(day, "medium", locale=babel_date_locale(language))

@@ -22,7 +22,8 @@ from django.utils.translation import gettext_lazy
 from tradepost.accounts.models import User
 from tradepost.accounts.selectors import require_operator
 from tradepost.audit.services import audit_record, field_changes, snapshot
-from tradepost.companies.models import Company, Role
+from tradepost.companies.models import Company
+from tradepost.companies.selectors import company_managers
 from tradepost.core.cleaning import (
     FieldErrors,
     FieldInvalid,
@@ -326,13 +327,7 @@ _SUBJECTS = {
 def _recipients(company: Company, also: Any = None) -> list[User]:
     """The company's active owner and admins, and `also` (the person who published) when
     they act for the company."""
-    people = list(
-        User.objects.filter(
-            membership__company=company,
-            membership__role__in=(Role.OWNER, Role.ADMIN),
-            is_active=True,
-        ).order_by("pk")
-    )
+    people = list(company_managers(company.pk))
     if (
         also is not None
         and getattr(also, "is_active", False)

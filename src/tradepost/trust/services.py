@@ -32,8 +32,8 @@ from tradepost.accounts.throttle import throttle, throttle_key
 from tradepost.audit.services import audit_record
 from tradepost.catalog.services import product_hide, product_restore
 from tradepost.companies.actors import actor_for
-from tradepost.companies.models import Company, Role, Standing
-from tradepost.companies.selectors import suspensions_due
+from tradepost.companies.models import Company, Standing
+from tradepost.companies.selectors import company_managers, suspensions_due
 from tradepost.companies.services import companies_mark, company_standing_set, suspension_end
 from tradepost.core.cleaning import (
     FieldErrors,
@@ -304,15 +304,6 @@ def verification_reject(
 # --- telling the company ---------------------------------------------------------------------
 
 
-def _managers(company: Company) -> Any:
-    """The company's active owner and admins: whom the operators' decisions are told."""
-    return User.objects.filter(
-        membership__company=company,
-        membership__role__in=(Role.OWNER, Role.ADMIN),
-        is_active=True,
-    ).order_by("pk")
-
-
 def _tell_company(request: VerificationRequest) -> None:
     """An in-app notification and an email, in the company's language, to each active owner
     and admin of the company."""
@@ -324,7 +315,7 @@ def _tell_company(request: VerificationRequest) -> None:
     with translation.override(language):
         link = link_in(language, VERIFICATION_PAGE)
         company_name = company.name_for(language)
-    managers = _managers(company)
+    managers = company_managers(company.pk)
     kind = (
         NotificationKind.VERIFICATION_APPROVED
         if approved
@@ -810,7 +801,7 @@ def _tell_moderation(
         "link": link,
         "until": until_text,
     }
-    for manager in _managers(company):
+    for manager in company_managers(company.pk):
         notification_create(
             recipient=manager,
             kind=_NOTICE_KINDS[decision.action],

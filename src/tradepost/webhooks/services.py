@@ -34,8 +34,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tradepost.audit.services import audit_record
-from tradepost.companies.models import Company, Membership, Role
-from tradepost.companies.selectors import standing_refusal
+from tradepost.companies.models import Company
+from tradepost.companies.selectors import company_managers, standing_refusal
 from tradepost.core.cleaning import (
     FieldErrors,
     FieldInvalid,
@@ -520,21 +520,12 @@ def _count_failure(endpoint: WebhookEndpoint) -> None:
 
 
 def _tell_managers_disabled(endpoint: WebhookEndpoint, *, failures: int) -> None:
-    managers = (
-        Membership.objects.filter(
-            company_id=endpoint.company_id,
-            role__in=(Role.OWNER, Role.ADMIN),
-            user__is_active=True,
-        )
-        .select_related("user", "company")
-        .order_by("pk")
-    )
-    for membership in managers:
-        user = membership.user
+    company = endpoint.company
+    for user in company_managers(endpoint.company_id):
         language = normalise_ui_language(user.preferred_language)
         with translation.override(language):
             link = link_in(language, ENDPOINT_PAGE, kwargs={"endpoint_id": endpoint.pk})
-            company_name = membership.company.name_for(language)
+            company_name = company.name_for(language)
         queue_email(
             to=user.email,
             subject=gettext_lazy("A webhook endpoint of your company was switched off"),

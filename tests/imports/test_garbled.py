@@ -15,7 +15,7 @@ from tests.imports.test_encodings import (
     traditional_titles,
 )
 from tradepost.catalog.models import Product
-from tradepost.imports.garbled import Damage, check_text
+from tradepost.core.garbled import Damage, check_text
 
 
 @pytest.mark.parametrize(
@@ -151,7 +151,7 @@ def test_the_texts_left_out_of_ftfys_check_are_ones_it_cannot_find_bad():
     import ftfy
     from ftfy.badness import BADNESS_RE
 
-    from tradepost.imports.garbled import _MAYBE_BAD
+    from tradepost.core.garbled import _MAYBE_BAD
 
     named = {char for char in BADNESS_RE.pattern if ord(char) >= 0x80}
     named |= {chr(int(code, 16)) for code in re.findall(r"\\x([0-9a-fA-F]{2})", BADNESS_RE.pattern)}

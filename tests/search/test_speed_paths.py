@@ -100,7 +100,9 @@ def test_hydrated_cards_equal_the_catalogue_cards():
     for language in ("en", "zh-hans", "zh-hant"):
         with CaptureQueriesContext(connection) as queries:
             loaded = load_products([product.id, plain.id, 10**9], language)
-        assert len(queries) == 1
+        # One statement; on Chinese pages one more, for the machine-translated title of the
+        # English "Plain mug" (the Chinese listing has its supplier's translations).
+        assert len(queries) == (1 if language == "en" else 2)
         assert set(loaded) == {product.id, plain.id}
         expected = {
             card.product.id: card

@@ -18,6 +18,7 @@ from ninja import Field, Path, Query, Router, Schema
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import not_found, validation_problem
 from tradepost.api.profiles import CompanyProfileOut
+from tradepost.catalog.machine_texts import attach_all_machine_listings
 from tradepost.catalog.models import Category, Product
 from tradepost.catalog.public_companies import (
     api_companies,
@@ -110,15 +111,23 @@ class PublicImage(Schema):
     height: int
 
 
-class PublicTranslation(Schema):
-    language: str
-    title: str
-    description: str
-
-
 class PublicAttribute(Schema):
     name: str
     value: str
+
+
+class PublicTranslation(Schema):
+    language: str
+    title: str
+    description: str = Field(description="HTML (sanitised)")
+    machine_translated: bool = Field(
+        description="Written by machine translation (false: by the supplier, whose "
+        "translations always come first)"
+    )
+    keywords: str = Field("", description="A machine translation's keywords")
+    attributes: list[PublicAttribute] = Field(
+        default_factory=list, description="A machine translation's attributes, in order"
+    )
 
 
 class PublicConvertedPrice(Schema):
@@ -276,6 +285,38 @@ class _GoldOfPage:
         self.ids = gold_badge_companies(self.company_of(row) for row in rows)
 
 
+def _translations(product: Product) -> list[dict[str, Any]]:
+    """The supplier's translations, then machine translations into the interface languages
+    the supplier did not translate into (`catalog.machine_texts`)."""
+    own = list(product.translations.all())
+    rows = [
+        {
+            "language": t.language,
+            "title": t.title,
+            "description": t.description,
+            "machine_translated": False,
+        }
+        for t in own
+    ]
+    written = {t.language.lower() for t in own}
+    for language, listing in getattr(product, "machine_listings", {}).items():
+        if language in written:
+            continue
+        rows.append(
+            {
+                "language": language,
+                "title": listing.title,
+                "description": listing.description_html,
+                "machine_translated": True,
+                "keywords": listing.keywords,
+                "attributes": [
+                    {"name": name, "value": value} for name, value in listing.attributes
+                ],
+            }
+        )
+    return rows
+
+
 def _product(
     request: HttpRequest,
     product: Product,
@@ -299,10 +340,7 @@ def _product(
         "original_language": product.original_language,
         "title": product.title,
         "description": product.description,
-        "translations": [
-            {"language": t.language, "title": t.title, "description": t.description}
-            for t in product.translations.all()
-        ],
+        "translations": _translations(product),
         "category": {
             "id": product.category.pk,
             "slug": product.category.slug,
@@ -431,10 +469,15 @@ def list_products(
             )
         company_id = company_obj.pk
     gold = _GoldOfPage(lambda product: product.company)
+
+    def prepare(products: list[Product]) -> None:
+        gold(products)
+        attach_all_machine_listings(products)
+
     return Rows(
         api_products(category=category_obj, country=code, company_id=company_id),
         render=lambda product: _product(request, product, display, gold=gold.ids),
-        prepare=gold,
+        prepare=prepare,
     )
 
 
@@ -448,4 +491,5 @@ def get_product_detail(
     product = api_products().filter(pk=product_id).first()
     if product is None:
         raise not_found(_("There is no published product with this id."))
+    attach_all_machine_listings([product])
     return _product(request, product, display)

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from ninja import Query, Router
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from tradepost.api.bodies import QueryFloat, QueryInt
 from tradepost.api.filters import RequestFilterQuery, split_values
@@ -93,6 +93,10 @@ class ProductHitOut(Schema):
     title: str
     title_html: str
     language: str
+    machine_translated: bool = Field(
+        description="The title is a machine translation into the page's language (the "
+        "supplier wrote the listing in another one)"
+    )
     url: str
     thumbnail_url: str | None
     category: str
@@ -271,6 +275,7 @@ def _product_hit(links: _Links, hit: search.ProductHit) -> dict[str, Any]:
         "title": card.text.title,
         "title_html": str(hit.title_html),
         "language": card.text.lang_tag,
+        "machine_translated": card.text.machine,
         "url": links.product_url(product.pk, product.url_slug),
         "thumbnail_url": links.absolute(card.thumbnail_url) if card.thumbnail_url else None,
         "category": card.category_name,

@@ -39,6 +39,7 @@ from django.db.models import Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
 
+from tradepost.catalog.machine_texts import attach_machine_listings
 from tradepost.catalog.models import Category, Product, ProductImage, ProductTranslation
 from tradepost.catalog.selectors import ProductCard, fallback_languages, localised_text
 from tradepost.companies.models import Company
@@ -274,6 +275,7 @@ def load_products(ids: Sequence[int], language: str) -> dict[int, tuple[Product,
         thumbnail, picture = row[picture_start], row[picture_start + 1]
         url = _image_url(thumbnail, picture) if thumbnail or picture else ""
         loaded[product.pk] = (product, url)
+    attach_machine_listings((product for product, _url in loaded.values()), language, whole=False)
     return loaded
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import Count, F, Prefetch, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
+from tradepost.catalog.machine_texts import attach_machine_listings
 from tradepost.catalog.models import (
     Category,
     HSCode,
@@ -207,6 +208,8 @@ class LocalisedText:
     #: The Chinese script the text was written in when it is shown converted into the
     #: viewer's ("zh-hans" on a zh-Hant page, "zh-hant" on a zh-Hans page); "" otherwise.
     converted_from: str = ""
+    #: A machine translation (`catalog.machine_texts`), not the supplier's own.
+    machine: bool = False
 
     @cached_property
     def description(self) -> str:
@@ -224,6 +227,10 @@ class LocalisedText:
         return language_tag(self.language)
 
     @property
+    def original_lang_tag(self) -> str:
+        return language_tag(self.original_language)
+
+    @property
     def language_name(self) -> str:
         return language_autonym(self.language)
 
@@ -237,7 +244,7 @@ class LocalisedText:
         return self.language != self.viewer_language
 
 
-def _in_reader_script(text: LocalisedText) -> LocalisedText:
+def in_reader_script(text: LocalisedText) -> LocalisedText:
     """`text` converted into the viewer's Chinese script when written in the other one."""
     if not is_convertible(text.language, text.viewer_language):
         return text
@@ -250,9 +257,11 @@ def _in_reader_script(text: LocalisedText) -> LocalisedText:
 
 
 def localised_text(product: Product, language: str) -> LocalisedText:
-    """The product's text for a viewer of `language`: a translation into their language, else
-    the text in the other Chinese script (converted into theirs), else in English, else the
-    original (marked with its language by the page). The candidates are the product's
+    """The product's text for a viewer of `language`: the supplier's translation into their
+    language, else the text in the other Chinese script (converted into theirs), else the
+    machine translation into their language where one is attached (`machine_listing`,
+    `catalog.machine_texts`), else the supplier's English, else the original (marked with its
+    language by the page). The candidates are the product's
     `viewer_translations` when loaded (`fallback_languages`), else all its translations."""
     language = normalise_ui_language(language)
     original = (product.original_language or "en").lower()
@@ -260,12 +269,15 @@ def localised_text(product: Product, language: str) -> LocalisedText:
     if candidates is None:
         candidates = list(product.translations.all())
     by_language = {t.language.lower(): t for t in candidates if t.title}
+    machine = getattr(product, "machine_listing", None)
     for wanted in fallback_languages(language):
         if wanted == original:
             break
+        if machine is not None and wanted == "en" != language:
+            break  # the viewer's own language, translated by machine, before English
         translation = by_language.get(wanted)
         if translation is not None:
-            return _in_reader_script(
+            return in_reader_script(
                 LocalisedText(
                     title=translation.title,
                     written_description=translation.description or product.description,
@@ -275,7 +287,17 @@ def localised_text(product: Product, language: str) -> LocalisedText:
                     is_translation=True,
                 )
             )
-    return _in_reader_script(original_text(product, language))
+    if machine is not None:
+        return LocalisedText(
+            title=machine.title,
+            written_description=machine.description_html or product.description,
+            language=machine.language,
+            original_language=original,
+            viewer_language=language,
+            is_translation=True,
+            machine=True,
+        )
+    return in_reader_script(original_text(product, language))
 
 
 def original_text(product: Product, language: str) -> LocalisedText:
@@ -311,8 +333,11 @@ def _first_thumbnail_url(product: Product) -> str:
 
 
 def product_cards(products: Any, *, language: str) -> list[ProductCard]:
-    """Cards for products loaded through `_with_listing_relations` (no further queries)."""
+    """Cards for products loaded through `_with_listing_relations` (one more query: their
+    machine-translated titles)."""
     language = normalise_ui_language(language)
+    products = list(products)
+    attach_machine_listings(products, language, whole=False)
     return [
         ProductCard(
             product=p,
@@ -393,9 +418,12 @@ class ProductDetail:
     payment_terms: list[str]
     incoterms: list[str]
     attributes: list[tuple[str, str]]
-    #: The text as the supplier wrote it: the language of what is never translated (the
-    #: attributes), for their `lang` and "original in ..." badge.
+    #: The text as the supplier wrote it: the language of the attributes as written, for
+    #: their `lang` and "original in ..." badge.
     as_written: LocalisedText
+    #: The attributes machine-translated into the viewer's language, when `text` is a machine
+    #: translation (the originals then show with the original listing); else empty.
+    translated_attributes: list[tuple[str, str]] = field(default_factory=list)
 
 
 def product_attributes(raw: Any) -> list[tuple[str, str]]:
@@ -499,7 +527,9 @@ def product_detail(product: Product, *, language: str) -> ProductDetail:
     """Everything the product page shows (two more queries: ancestors and HS code; on Chinese
     pages a third: the categories filed under the HS code)."""
     language = normalise_ui_language(language)
+    attach_machine_listings([product], language, whole=True)
     text = localised_text(product, language)
+    machine = getattr(product, "machine_listing", None) if text.machine else None
     ancestors = [*category_ancestors(product.category), product.category]
     heading = hs_heading(product.hs_code, language=language, category=product.category)
     return ProductDetail(
@@ -522,6 +552,7 @@ def product_detail(product: Product, *, language: str) -> ProductDetail:
         incoterms=incoterm_codes(product.incoterms),
         attributes=product_attributes(product.attributes),
         as_written=original_text(product, language),
+        translated_attributes=machine.attributes if machine is not None else [],
     )
 
 

@@ -397,6 +397,15 @@ TRADEPOST_WEBHOOKS_ALLOW_PRIVATE = env.bool("TRADEPOST_WEBHOOKS_ALLOW_PRIVATE", 
 TRADEPOST_WEBHOOKS_CONNECT_TIMEOUT = env.float("TRADEPOST_WEBHOOKS_CONNECT_TIMEOUT", 3.0)
 TRADEPOST_WEBHOOKS_TIMEOUT = env.float("TRADEPOST_WEBHOOKS_TIMEOUT", 10.0)
 TRADEPOST_WEBHOOKS_RESPONSE_MAX_BYTES = env.int("TRADEPOST_WEBHOOKS_RESPONSE_MAX_BYTES", 65536)
+
+# Machine translation (docs/adr/0036-stored-machine-translations.md): the embedded lexicon gloss
+# always; a LibreTranslate server where TRADEPOST_LIBRETRANSLATE_URL names one (its base
+# address, e.g. http://127.0.0.1:5000), with its API key if it asks for one, and the seconds
+# a translation may take before the gloss is used instead (translations are written in the
+# background: no page waits for the server).
+TRADEPOST_LIBRETRANSLATE_URL = env.str("TRADEPOST_LIBRETRANSLATE_URL", "")
+TRADEPOST_LIBRETRANSLATE_API_KEY = env.str("TRADEPOST_LIBRETRANSLATE_API_KEY", "")
+TRADEPOST_LIBRETRANSLATE_TIMEOUT = env.float("TRADEPOST_LIBRETRANSLATE_TIMEOUT", 10.0)
 # Attempts of one delivery, and the wait before the next: base * 2^(attempt-1), at most max,
 # each within +-25% (jitter): 15 attempts over about a day.
 TRADEPOST_WEBHOOKS_MAX_ATTEMPTS = env.int("TRADEPOST_WEBHOOKS_MAX_ATTEMPTS", 15)

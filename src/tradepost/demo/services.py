@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
 from tradepost.catalog.duplicate_listings import fingerprints_store_published
+from tradepost.catalog.machine_texts import translate_in_background
 from tradepost.catalog.models import (
     Product,
     ProductImage,
@@ -64,6 +65,7 @@ from tradepost.notify.models import Notification, NotificationKind
 from tradepost.reviews.models import Review
 from tradepost.reviews.services import PastReview, reviews_record_history
 from tradepost.search.outbox import OutboxKind, record_changes
+from tradepost.sourcing.machine_texts import translate_open_requests_in_background
 from tradepost.sourcing.models import (
     BuyingRequest,
     Quotation,
@@ -211,6 +213,8 @@ def demo_load(
             raise _not_empty()
         periods = _write(plan, pictures, requests)
     refresh_planner_statistics()
+    translate_in_background()
+    translate_open_requests_in_background()
     return DemoResult(
         companies=len(plan.companies),
         countries=len({company.country for company in plan.companies}),

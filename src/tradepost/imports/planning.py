@@ -41,6 +41,7 @@ from tradepost.catalog.services import (
 from tradepost.companies.models import Company
 from tradepost.core.cleaning import one_line
 from tradepost.core.errors import NON_FIELD
+from tradepost.core.garbled import check_text
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.imports import columns
 from tradepost.imports.columns import (
@@ -50,7 +51,6 @@ from tradepost.imports.columns import (
     AttributeLineError,
     Categories,
 )
-from tradepost.imports.garbled import check_text
 from tradepost.imports.models import ImportedPicture, RowOutcome
 from tradepost.imports.pictures import Picture, PictureBox, digest
 from tradepost.imports.reading import FileRejected, Row

@@ -187,7 +187,7 @@ def _normal(name: str | None) -> str | None:
 def _chinese_readings(sample: bytes) -> dict[str, float]:
     """GB18030 and Big5 readings of the sample that give Chinese characters mostly in
     everyday use, with their share of rare ones."""
-    from tradepost.imports.garbled import rare_share
+    from tradepost.core.garbled import rare_share
 
     readings: dict[str, float] = {}
     for name in ("gb18030", "big5"):

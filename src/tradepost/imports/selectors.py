@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy
 
 from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
+from tradepost.core.garbled import Damage
 from tradepost.core.ids import parse_id
 from tradepost.imports.errors import ImportNotFound
-from tradepost.imports.garbled import Damage
 from tradepost.imports.models import ImportJob, ImportRow, ImportStatus, RowOutcome
 from tradepost.imports.reading import encoding_label
 

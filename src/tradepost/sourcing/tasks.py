@@ -25,6 +25,7 @@ from tradepost.notify.services import (
 )
 from tradepost.search.selectors import search_products
 from tradepost.sourcing.first_look import alert_delay, gives_first_look
+from tradepost.sourcing.machine_texts import requests_translate
 from tradepost.sourcing.models import BuyingRequest, MatchAlert, RequestStatus
 from tradepost.sourcing.notices import email_quoting_supplier, notify_company
 
@@ -232,3 +233,10 @@ def request_notify_award(*, request_id: int, now: datetime | None = None) -> int
                 now=now,
             )
     return len(quotations)
+
+
+@task()
+def translate_requests(request_ids: list[int]) -> int:
+    """Store the machine translations the open requests among `request_ids` lack, once they
+    are posted or edited; answers how many were written."""
+    return requests_translate(request_ids)

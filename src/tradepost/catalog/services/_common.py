@@ -16,9 +16,11 @@ from tradepost.catalog.duplicate_listings import fingerprint_sync
 from tradepost.catalog.errors import ProductError, ProductErrorCode, ProductNotFound
 from tradepost.catalog.listing_screening import screen_listing
 from tradepost.catalog.models import Product, ProductStatus
+from tradepost.catalog.tasks import translate_products
 from tradepost.companies.actors import actor_for
 from tradepost.companies.models import Company
 from tradepost.core.events import EventType, emit
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.screening.selectors import Verdict
 from tradepost.screening.services import tell_listing_review
 from tradepost.search.outbox import OutboxKind, record_change
@@ -77,9 +79,12 @@ def _emit_published(product: Product) -> None:
 
 def _changed(product: Product) -> None:
     """Tell the search index, in this transaction, that the product changed (and keep its
-    duplicate-detection fingerprint in step: only published products have one)."""
+    duplicate-detection fingerprint in step: only published products have one); a published
+    one gets the machine translations of its new texts once this commits."""
     record_change(kind=OutboxKind.PRODUCT, object_id=product.pk)
     fingerprint_sync(product)
+    if product.status == ProductStatus.PUBLISHED:
+        enqueue_on_commit(translate_products, [product.pk])
 
 
 def _publish_now(locked: Product) -> None:

@@ -33,7 +33,9 @@ from tradepost.catalog.services.fields import (
     _with_sku,
 )
 from tradepost.catalog.services.translations import product_translation_check
+from tradepost.catalog.tasks import translate_products
 from tradepost.companies.models import Company
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.search.outbox import OutboxKind, record_changes
 
 SLUG_MAX_LENGTH = 80
@@ -186,6 +188,9 @@ def products_create_many(
         ProductTranslation.objects.bulk_create([row for _product, rows in kept for row in rows])
         record_changes(kind=OutboxKind.PRODUCT, object_ids=[product.pk for product in products])
         fingerprints_forget(products)
+        published = [p.pk for p in products if p.status == ProductStatus.PUBLISHED]
+        if published:
+            enqueue_on_commit(translate_products, published)
     return results
 
 

@@ -44,7 +44,7 @@ from tradepost.sourcing.services._common import (
     _raise_if_invalid,
 )
 from tradepost.sourcing.services.expiry import EXPIRING_NOTICE
-from tradepost.sourcing.tasks import notify_request_matched
+from tradepost.sourcing.tasks import notify_request_matched, translate_requests
 
 TITLE_MAX_LENGTH = 200
 DESCRIPTION_MAX_LENGTH = 20_000
@@ -200,6 +200,7 @@ def request_create(*, actor: Any, **fields: Unpack[RequestFields]) -> BuyingRequ
     request.save()
     record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
     enqueue_on_commit(notify_request_matched, request.pk)
+    enqueue_on_commit(translate_requests, [request.pk])
     return request
 
 
@@ -243,6 +244,8 @@ def request_update(
     request.full_clean()
     request.save()
     record_change(kind=OutboxKind.REQUEST, object_id=request.pk)
+    if changed & {"title", "description"}:
+        enqueue_on_commit(translate_requests, [request.pk])
     if has_quotes and changed:
         for quotation in request.quotations.select_related("created_by"):
             email_quoting_supplier(

@@ -37,6 +37,7 @@ from tradepost.sourcing.forms import (
     QuotationForm,
     price_tier_formset,
 )
+from tradepost.sourcing.machine_texts import attach_request_texts
 from tradepost.sourcing.models import BuyingRequest, Quotation
 from tradepost.web.display_currency import viewer_display_currency
 from tradepost.web.guards import actor, company_required
@@ -51,7 +52,9 @@ def _decimal(number: float | None) -> Decimal | None:
 
 
 def _decorate(requests: Any, language: str) -> None:
-    """Names a viewer reads: category, destination and the buyer (country unless revealed)."""
+    """What a viewer reads: the request's words in their language (`text`: their script, or
+    a machine translation), category, destination and the buyer (country unless revealed)."""
+    attach_request_texts(requests, language)
     for item in requests:
         item.category_name = item.category.name_for(language)
         item.destination_name = country_name(item.destination_country, language)

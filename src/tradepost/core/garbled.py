@@ -1,6 +1,7 @@
 """Text that looks garbled ("mojibake"): what a catalogue upload flags, cell by cell, with a
-suggestion where the damage can be undone. Nothing is ever changed here: the preview shows the
-flag and the suggestion, and the supplier fixes the file (docs/adr/0027-catalogue-import.md).
+suggestion where the damage can be undone (docs/adr/0027-catalogue-import.md), and what machine
+translation leaves as it is. Nothing is ever changed here: the import's preview shows the
+flag and the suggestion, and the supplier fixes the file.
 
 Three kinds of damage are recognised:
 

@@ -1,0 +1,108 @@
+"""Buying requests read in the viewer's language (docs/adr/0036): the buyer's words in the
+viewer's Chinese script, or machine-translated into the viewer's language, labelled, with
+the original one click away. The translations are stored in the background when a request
+is posted or edited (`sourcing.tasks.translate_requests`) and read in one query a page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.utils.html import linebreaks
+
+from tradepost.catalog.selectors import LocalisedText, in_reader_script
+from tradepost.core.html import html_to_paragraphs
+from tradepost.core.languages import normalise_ui_language
+from tradepost.core.queueing import enqueue_on_commit
+from tradepost.sourcing.models import BuyingRequest, RequestStatus
+from tradepost.translation.engines import Kind
+from tradepost.translation.keys import Wanted, wanted_for
+from tradepost.translation.selectors import stored_translations
+from tradepost.translation.services import translations_ensure
+
+#: Requests translated per query and per stored batch.
+TRANSLATE_CHUNK = 200
+
+
+def _wanted(item: Any, targets: list[str] | None) -> tuple[list[Wanted], list[Wanted]]:
+    source = (item.original_language or "en").lower()
+    return (
+        wanted_for(item.title, source, Kind.TITLE, targets),
+        wanted_for(html_to_paragraphs(item.description), source, Kind.DESCRIPTION, targets),
+    )
+
+
+def requests_translate(request_ids: Iterable[int]) -> int:
+    """Store the missing machine translations of the open requests among `request_ids` (the
+    background task's work; idempotent); answers how many were written."""
+    ids = sorted(set(request_ids))
+    written = 0
+    for start in range(0, len(ids), TRANSLATE_CHUNK):
+        items = BuyingRequest.objects.filter(
+            pk__in=ids[start : start + TRANSLATE_CHUNK], status=RequestStatus.OPEN
+        ).only("title", "description", "original_language")
+        wanted = [w for item in items for part in _wanted(item, None) for w in part]
+        written += translations_ensure(wanted)
+    return written
+
+
+def attach_request_texts(items: Iterable[Any], language: str) -> None:
+    """Give each request `text` (a `catalog.selectors.LocalisedText`): its title and
+    description as the viewer reads them: as written (in their Chinese script), else the
+    stored machine translation into their language, else as written, marked with its
+    language. One query for all of them."""
+    language = normalise_ui_language(language)
+    items = list(items)
+    wanted = []
+    for item in items:
+        title, description = _wanted(item, [language])
+        wanted.extend(title + description)
+    found = stored_translations(wanted) if wanted else {}
+    for item in items:
+        source = (item.original_language or "en").lower()
+        title, description = _wanted(item, [language])
+        machine_title = found.get(title[0]) if title else None
+        machine_description = found.get(description[0]) if description else None
+        if machine_title is not None:
+            item.text = LocalisedText(
+                title=machine_title.text,
+                written_description=linebreaks(machine_description.text, autoescape=True)
+                if machine_description is not None
+                else item.description,
+                language=language,
+                original_language=source,
+                viewer_language=language,
+                is_translation=True,
+                machine=True,
+            )
+            continue
+        item.text = in_reader_script(
+            LocalisedText(
+                title=item.title,
+                written_description=item.description,
+                language=source,
+                original_language=source,
+                viewer_language=language,
+                is_translation=False,
+            )
+        )
+
+
+def translate_open_requests_in_background() -> int:
+    """Queue the machine translation of every open request, `TRANSLATE_CHUNK` a task (after
+    the demo is loaded); answers how many were queued."""
+    from tradepost.sourcing.tasks import translate_requests
+
+    ids = open_request_ids()
+    for start in range(0, len(ids), TRANSLATE_CHUNK):
+        enqueue_on_commit(translate_requests, ids[start : start + TRANSLATE_CHUNK])
+    return len(ids)
+
+
+def open_request_ids() -> list[int]:
+    """The open requests' ids, oldest first (`tradepost translate`)."""
+    return list(
+        BuyingRequest.objects.filter(status=RequestStatus.OPEN)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )

@@ -1,0 +1,61 @@
+"""Buying requests read in the viewer's language: machine-translated, labelled, with the
+original on the page; the buyer's Chinese shown in the reader's script."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from tests.factories.sourcing import make_request
+from tradepost.sourcing import services
+from tradepost.sourcing.machine_texts import requests_translate
+from tradepost.translation.models import StoredTranslation
+
+pytestmark = pytest.mark.django_db
+
+ENGLISH = "Stainless steel vacuum flasks 500ml"
+
+
+def _get(client, language: str, name: str, **kwargs) -> str:
+    with translation.override(language):
+        path = reverse(name, kwargs=kwargs)
+    response = client.get(path)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_an_english_request_reads_in_traditional_chinese_on_the_board_and_its_page(client):
+    item = make_request(title=ENGLISH, original_language="en")
+    requests_translate([item.pk])
+    board = _get(client, "zh-hant", "sourcing:board")
+    assert "不鏽鋼" in board and "機器翻譯" in board
+    page = _get(client, "zh-hant", "sourcing:request_detail", pk=item.pk)
+    assert "不鏽鋼" in page.split('id="original"')[0]
+    assert ENGLISH in page.split('id="original"')[1]  # the original, one click away
+
+
+def test_a_simplified_request_shows_in_traditional_script_and_english_by_machine(client):
+    item = make_request(
+        title="不锈钢保温杯 500ml", description="<p>双层</p>", original_language="zh-hans"
+    )
+    requests_translate([item.pk])
+    page = _get(client, "zh-hant", "sourcing:request_detail", pk=item.pk)
+    assert "不鏽鋼保溫杯 500ml" in page and "機器翻譯" not in page
+    english = _get(client, "en", "sourcing:request_detail", pk=item.pk)
+    assert "Stainless Steel" in english and "Machine translation" in english
+    assert "不锈钢保温杯 500ml" in english  # as written, under "Original request"
+
+
+def test_posting_and_editing_a_request_translate_it_after_the_commit(
+    django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        item = make_request(title=ENGLISH, original_language="en")
+    first = StoredTranslation.objects.count()
+    assert first >= 2  # the title into both Chinese scripts (and the description)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.request_update(
+            actor=item.created_by, buying_request=item, title="Glass vacuum flasks"
+        )
+    assert StoredTranslation.objects.count() > first

@@ -34,7 +34,9 @@ def orm_cards(ids: Iterable[int], *, language: str) -> dict[int, Any]:
     """{id: ProductCard} through the ORM: the products with company and category, their
     translations into the languages `language`'s viewer may be shown (theirs, the other
     Chinese script, English: `catalog.selectors.fallback_languages`), their pictures (the
-    first with a file gives the thumbnail). Three queries."""
+    first with a file gives the thumbnail), their machine-translated titles. Three or four
+    queries."""
+    from tradepost.catalog.machine_texts import attach_machine_listings
     from tradepost.catalog.models import Product, ProductImage, ProductTranslation
     from tradepost.catalog.selectors import ProductCard, fallback_languages, localised_text
     from tradepost.core.countries import country_name
@@ -68,8 +70,11 @@ def orm_cards(ids: Iterable[int], *, language: str) -> dict[int, Any]:
         .select_related("company", "category")
         .only(*_only_fields())
     )
+    products = list(products)
     for product in products:
         product.viewer_translations = translations.get(product.pk, [])  # type: ignore[attr-defined]
+    attach_machine_listings(products, language, whole=False)  # as both readings must
+    for product in products:
         cards[product.pk] = ProductCard(
             product=product,
             text=localised_text(product, language),

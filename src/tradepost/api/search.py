@@ -97,6 +97,11 @@ class ProductHitOut(Schema):
         description="The title is a machine translation into the page's language (the "
         "supplier wrote the listing in another one)"
     )
+    original_html: str | None = Field(
+        None,
+        description="With a machine-translated title that the query did not match: the "
+        "supplier's own title, HTML-escaped, with the matched words in <mark>",
+    )
     url: str
     thumbnail_url: str | None
     category: str
@@ -276,6 +281,7 @@ def _product_hit(links: _Links, hit: search.ProductHit) -> dict[str, Any]:
         "title_html": str(hit.title_html),
         "language": card.text.lang_tag,
         "machine_translated": card.text.machine,
+        "original_html": str(hit.original_html) if hit.original_html is not None else None,
         "url": links.product_url(product.pk, product.url_slug),
         "thumbnail_url": links.absolute(card.thumbnail_url) if card.thumbnail_url else None,
         "category": card.category_name,

@@ -47,6 +47,9 @@ class ProductHit:
     title_html: SafeString
     #: The supplier's response rate in percent (ADR 0007), None when nobody asked yet.
     response_rate_percent: int | None = None
+    #: The title as the supplier wrote it, highlighted, when the viewer reads a machine
+    #: translation and the query matched the original words only (else None).
+    original_html: SafeString | None = None
     #: The supplier carries the Gold Supplier badge today (read from the index).
     gold_badge: bool = False
 

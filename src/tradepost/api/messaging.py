@@ -31,6 +31,7 @@ from tradepost.catalog.selectors import MAX_ID, get_published_product
 from tradepost.companies.models import Company
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.messaging import selectors, services
+from tradepost.messaging.machine_texts import attach_message_texts, message_language
 from tradepost.messaging.models import Conversation, Message
 from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
@@ -67,6 +68,15 @@ class ConversationOut(Schema):
     unread: int = Field(description="Messages from the other side your company has not read")
 
 
+class MessageTranslationOut(Schema):
+    language: str = Field(description="The request's language: en, zh-hans or zh-hant")
+    text: str = Field(description="Plain text; escape it when showing it as HTML")
+    machine_translated: bool = Field(
+        description="Always true: written by machine translation, so the wording may be wrong; "
+        "`body` holds the sender's own words"
+    )
+
+
 class MessageOut(Schema):
     id: int
     conversation_id: int
@@ -78,6 +88,16 @@ class MessageOut(Schema):
         "moderation hid the message"
     )
     hidden: bool = Field(description="Hidden by moderation: its text and files are withheld")
+    language: str | None = Field(
+        description="The language the body is written in, guessed from its text: en, zh-hans "
+        "or zh-hant (other languages read as en); null when moderation hid the message"
+    )
+    translation: MessageTranslationOut | None = Field(
+        description="The body machine-translated into the language of the request "
+        "(Accept-Language); null when it is written in that language, in the other Chinese "
+        "script, not translated yet (translations are written in the background, moments "
+        "after the message is sent), or hidden"
+    )
     created_at: datetime
     attachments: list[AttachmentOut]
 
@@ -171,6 +191,7 @@ def _message_out(
     message: Message, conversation: Conversation, *, viewer: int | None
 ) -> dict[str, Any]:
     shown = selectors.sender_shown(message, conversation, viewer_company_id=viewer)
+    machine_text = None if message.is_hidden else getattr(message, "machine_text", None)
     return {
         "id": message.pk,
         "conversation_id": message.conversation_id,
@@ -179,6 +200,16 @@ def _message_out(
         "sender_name": message.sender_user.get_full_name() if message.sender_user and shown else "",
         "body": "" if message.is_hidden else message.body,
         "hidden": message.is_hidden,
+        "language": None
+        if message.is_hidden
+        else getattr(message, "body_language", None) or message_language(message.body),
+        "translation": None
+        if machine_text is None
+        else {
+            "language": machine_text.language,
+            "text": machine_text.text,
+            "machine_translated": True,
+        },
         "created_at": message.created_at,
         "attachments": [
             {
@@ -299,9 +330,11 @@ def get_conversation(request: HttpRequest, conversation_id: str):
 def list_messages(request: HttpRequest, conversation_id: str) -> Rows:
     conversation = _access(request, conversation_id)
     viewer = _viewer(request, conversation)
+    language = get_language() or "en"
     return Rows(
         selectors.conversation_messages(conversation),
         render=lambda message: _message_out(message, conversation, viewer=viewer),
+        prepare=lambda messages: attach_message_texts(messages, language),
     )
 
 
@@ -313,6 +346,7 @@ def send_message(request: HttpRequest, conversation_id: str, payload: MessageIn)
     message = services.message_send(
         actor=caller(request), conversation=conversation, body=payload.body
     )
+    attach_message_texts([message], get_language() or "en")
     return Status(201, _message_out(message, conversation, viewer=_viewer(request, conversation)))
 
 
@@ -333,6 +367,7 @@ def send_message_with_files(
     message = services.message_send(
         actor=caller(request), conversation=conversation, body=body, attachments=files or []
     )
+    attach_message_texts([message], get_language() or "en")
     return Status(201, _message_out(message, conversation, viewer=_viewer(request, conversation)))
 
 

@@ -59,6 +59,7 @@ from tradepost.insights.services import counters_add
 from tradepost.membership import services as membership
 from tradepost.membership.models import Plan
 from tradepost.membership.selectors import benefit_of_companies, grace_days
+from tradepost.messaging.machine_texts import translate_messages_in_background
 from tradepost.messaging.models import Conversation, ConversationRead, Message
 from tradepost.messaging.services import body_fingerprint
 from tradepost.notify.models import Notification, NotificationKind
@@ -215,6 +216,7 @@ def demo_load(
     refresh_planner_statistics()
     translate_in_background()
     translate_open_requests_in_background()
+    translate_messages_in_background()
     return DemoResult(
         companies=len(plan.companies),
         countries=len({company.country for company in plan.companies}),

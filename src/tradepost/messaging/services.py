@@ -38,6 +38,7 @@ from tradepost.core.events import EventType, emit
 from tradepost.core.images import ImageRejected, check_image
 from tradepost.core.languages import normalise_ui_language
 from tradepost.core.private_files import check_upload_size
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.messaging.errors import (
     ConversationNotFound,
     MessagingError,
@@ -53,6 +54,7 @@ from tradepost.messaging.models import (
     MessageAttachment,
 )
 from tradepost.messaging.selectors import party_name
+from tradepost.messaging.tasks import translate_messages
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.selectors import wants_message_emails
 from tradepost.notify.services import (
@@ -313,6 +315,7 @@ def _add_message(
     message.save()
     _flag_copies(message, now)
     _mark(conversation=conversation, company_id=company_id, upto=message.pk, now=now)
+    enqueue_on_commit(translate_messages, [message.pk])
     return message
 
 
@@ -498,7 +501,9 @@ def message_hide(*, actor: Any, message: Message) -> Message:
 
 def message_restore(*, actor: Any, message: Message) -> Message:
     """Show a hidden message again (operators)."""
-    return _moderate(actor=actor, message=message, hidden_at=None, action="restore")
+    restored = _moderate(actor=actor, message=message, hidden_at=None, action="restore")
+    enqueue_on_commit(translate_messages, [restored.pk])  # hidden, it was not translated
+    return restored
 
 
 def _mark(*, conversation: Conversation, company_id: int, upto: int, now: datetime) -> None:

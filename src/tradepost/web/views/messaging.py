@@ -24,6 +24,7 @@ from tradepost.core.errors import ErrorKind
 from tradepost.messaging import selectors, services
 from tradepost.messaging.errors import ConversationNotFound, MessagingError
 from tradepost.messaging.forms import InquiryForm, ReplyForm
+from tradepost.messaging.machine_texts import attach_message_texts
 from tradepost.notify import selectors as notify_selectors
 from tradepost.notify import services as notify_services
 from tradepost.sourcing import selectors as sourcing_selectors
@@ -144,9 +145,12 @@ def detail(request: AuthenticatedRequest, conversation_id: int) -> HttpResponse:
     # Operators read every name (they moderate); a supplier does not read a hidden buyer's.
     viewer_is_operator = is_operator(request.user)
     viewer = conversation.buyer_company_id if viewer_is_operator else writes_for
+    # Each message in the reader's language: translated by machine, or in their Chinese script.
+    conversation_messages = list(selectors.conversation_messages(conversation))
+    attach_message_texts(conversation_messages, language)
     context = {
         "conversation": conversation,
-        "conversation_messages": selectors.conversation_messages(conversation),
+        "conversation_messages": conversation_messages,
         "buyer_name": selectors.party_name(
             conversation, conversation.buyer_company, viewer_company_id=viewer, language=language
         ),

@@ -1,0 +1,121 @@
+"""Conversation messages read in the reader's language: each side writes in its own language
+and reads the other's machine-translated (labelled, the original one click away), or, for
+Chinese written in the other script, converted into the reader's script.
+
+A message says nothing of its language, so it is guessed from its text (`message_language`).
+The translations are stored in the background once a message is sent
+(`messaging.tasks.translate_messages`) and read in one query a page (`attach_message_texts`).
+Whether a message is translated for a reader depends on its language only, never on who sent
+it: the reader's own messages are in their language, unless they wrote in another one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from tradepost.catalog.selectors import language_tag
+from tradepost.core.chinese_scripts import (
+    SIMPLIFIED,
+    TRADITIONAL,
+    convert_script,
+    is_convertible,
+)
+from tradepost.core.languages import normalise_ui_language
+from tradepost.core.queueing import enqueue_on_commit
+from tradepost.messaging.models import Message
+from tradepost.translation.engines import Kind
+from tradepost.translation.keys import Wanted, wanted_for
+from tradepost.translation.selectors import stored_translations
+from tradepost.translation.services import translations_ensure
+
+#: Messages translated per query and per stored batch.
+TRANSLATE_CHUNK = 200
+
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
+
+
+def message_language(body: str) -> str:
+    """The language `body` is written in, guessed from its text: "zh-hant" when it has Han
+    characters that OpenCC's traditional-to-simplified conversion changes, "zh-hans" when it
+    has Han characters otherwise, else "en". A message in any other language is read as
+    English: the gloss leaves the words it does not know as written, so such a message is
+    shown as written (or, with a translation server, translated as if it were English)."""
+    if not body or not _HAN.search(body):
+        return "en"
+    if convert_script(body, written_in=TRADITIONAL, reader=SIMPLIFIED) != body:
+        return TRADITIONAL
+    return SIMPLIFIED
+
+
+def messages_translate(message_ids: Iterable[int]) -> int:
+    """Store the missing machine translations of the bodies of the messages among
+    `message_ids` into every interface language an engine writes (the background task's
+    work; idempotent); answers how many were written.
+
+    `Message.flagged` marks a text sent to many companies within a day for the operators to
+    look at: such a message is still delivered and shown, so it is translated like any other.
+    A message hidden by moderation (`hidden_at`) is not shown to the two companies, and is
+    left out."""
+    ids = sorted(set(message_ids))
+    written = 0
+    for start in range(0, len(ids), TRANSLATE_CHUNK):
+        bodies = Message.objects.filter(
+            pk__in=ids[start : start + TRANSLATE_CHUNK], hidden_at__isnull=True
+        ).values_list("body", flat=True)
+        wanted = [
+            item
+            for body in bodies
+            for item in wanted_for(body, message_language(body), Kind.MESSAGE)
+        ]
+        written += translations_ensure(wanted)
+    return written
+
+
+def attach_message_texts(messages: Iterable[Any], language: str) -> None:
+    """Give each message, for a reader of `language`:
+
+    - `body_language`: the language its body is written in (`message_language`), and
+      `body_lang_tag`, the same as an HTML `lang` attribute;
+    - `machine_text`: the stored machine translation of its body into `language` (a
+      `translation.selectors.MachineText`), or None: a message in the reader's language, in
+      the other Chinese script, not translated yet, or hidden by moderation;
+    - `converted_body`: the body in the reader's Chinese script when written in the other one
+      (None otherwise, and when the conversion changes nothing).
+
+    One query for all of them (none when no message wants a translation)."""
+    language = normalise_ui_language(language)
+    messages = list(messages)
+    wanted: dict[int, Wanted] = {}
+    for index, message in enumerate(messages):
+        source = message_language(message.body)
+        message.body_language = source
+        message.body_lang_tag = language_tag(source)
+        message.machine_text = None
+        message.converted_body = None
+        if message.is_hidden:
+            continue
+        if is_convertible(source, language):
+            converted = convert_script(message.body, written_in=source, reader=language)
+            message.converted_body = converted if converted != message.body else None
+            continue
+        found = wanted_for(message.body, source, Kind.MESSAGE, [language])
+        if found:
+            wanted[index] = found[0]
+    stored = stored_translations(wanted.values()) if wanted else {}
+    for index, item in wanted.items():
+        messages[index].machine_text = stored.get(item)
+
+
+def translate_messages_in_background() -> int:
+    """Queue the machine translation of every shown message, `TRANSLATE_CHUNK` a task (after
+    the demo is loaded); answers how many were queued."""
+    from tradepost.messaging.tasks import translate_messages
+
+    ids = list(
+        Message.objects.filter(hidden_at__isnull=True).order_by("pk").values_list("pk", flat=True)
+    )
+    for start in range(0, len(ids), TRANSLATE_CHUNK):
+        enqueue_on_commit(translate_messages, ids[start : start + TRANSLATE_CHUNK])
+    return len(ids)

@@ -20,7 +20,7 @@ from tradepost.catalog.models import Product, ProductStatus
 from tradepost.core.chinese_scripts import other_script
 from tradepost.core.html import html_to_paragraphs
 from tradepost.core.languages import UI_LANGUAGES, normalise_ui_language
-from tradepost.core.queueing import enqueue_on_commit
+from tradepost.core.queueing import enqueue_in_chunks
 from tradepost.translation.engines import Kind
 from tradepost.translation.keys import Wanted, wanted_for
 from tradepost.translation.selectors import MachineText, stored_translations
@@ -189,6 +189,4 @@ def translate_in_background() -> int:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
-    for start in range(0, len(ids), TRANSLATE_CHUNK):
-        enqueue_on_commit(translate_products, ids[start : start + TRANSLATE_CHUNK])
-    return len(ids)
+    return enqueue_in_chunks(translate_products, ids, TRANSLATE_CHUNK)

@@ -9,6 +9,7 @@ it never fails the write that asked for it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -27,3 +28,11 @@ def enqueue_on_commit(
     if run_after is not None and task.get_backend().supports_defer:
         task = task.using(run_after=run_after)
     transaction.on_commit(lambda: task.enqueue(*args, **kwargs), robust=True)
+
+
+def enqueue_in_chunks(task: Task[Any, Any], ids: Sequence[int], size: int) -> int:
+    """Queue `task(chunk)` for each `size` ids of `ids`, when the current transaction commits
+    (a backlog split into tasks of bounded work); answers how many ids were queued."""
+    for start in range(0, len(ids), size):
+        enqueue_on_commit(task, list(ids[start : start + size]))
+    return len(ids)

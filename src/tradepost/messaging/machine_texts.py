@@ -23,7 +23,7 @@ from tradepost.core.chinese_scripts import (
     is_convertible,
 )
 from tradepost.core.languages import normalise_ui_language
-from tradepost.core.queueing import enqueue_on_commit
+from tradepost.core.queueing import enqueue_in_chunks
 from tradepost.messaging.models import Message
 from tradepost.translation.engines import Kind
 from tradepost.translation.keys import Wanted, wanted_for
@@ -113,9 +113,11 @@ def translate_messages_in_background() -> int:
     the demo is loaded); answers how many were queued."""
     from tradepost.messaging.tasks import translate_messages
 
-    ids = list(
+    return enqueue_in_chunks(translate_messages, shown_message_ids(), TRANSLATE_CHUNK)
+
+
+def shown_message_ids() -> list[int]:
+    """The ids of the messages not hidden by moderation, oldest first."""
+    return list(
         Message.objects.filter(hidden_at__isnull=True).order_by("pk").values_list("pk", flat=True)
     )
-    for start in range(0, len(ids), TRANSLATE_CHUNK):
-        enqueue_on_commit(translate_messages, ids[start : start + TRANSLATE_CHUNK])
-    return len(ids)

@@ -13,7 +13,7 @@ from django.utils.html import linebreaks
 from tradepost.catalog.selectors import LocalisedText, in_reader_script
 from tradepost.core.html import html_to_paragraphs
 from tradepost.core.languages import normalise_ui_language
-from tradepost.core.queueing import enqueue_on_commit
+from tradepost.core.queueing import enqueue_in_chunks
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
 from tradepost.translation.engines import Kind
 from tradepost.translation.keys import Wanted, wanted_for
@@ -93,10 +93,7 @@ def translate_open_requests_in_background() -> int:
     the demo is loaded); answers how many were queued."""
     from tradepost.sourcing.tasks import translate_requests
 
-    ids = open_request_ids()
-    for start in range(0, len(ids), TRANSLATE_CHUNK):
-        enqueue_on_commit(translate_requests, ids[start : start + TRANSLATE_CHUNK])
-    return len(ids)
+    return enqueue_in_chunks(translate_requests, open_request_ids(), TRANSLATE_CHUNK)
 
 
 def open_request_ids() -> list[int]:

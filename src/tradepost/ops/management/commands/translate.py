@@ -1,26 +1,31 @@
-"""`tradepost translate`: write the machine translations the published listings and open
-buying requests lack, now, in this process (the worker writes them as they are published;
-this catches up after a bulk load, or redoes them all with `--again` after the engine
-changed)."""
+"""`tradepost translate`: write the machine translations the published listings, open buying
+requests and shown messages lack, now, in this process (the worker writes them as they are
+published or sent; this catches up after a bulk load, or redoes them all with `--again`
+after the engine changed)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from django.core.management.base import BaseCommand
 
-from tradepost.catalog.machine_texts import TRANSLATE_CHUNK, products_translate
+from tradepost.catalog.machine_texts import products_translate
 from tradepost.catalog.selectors import published_products
 from tradepost.core.management.progress import progress_bar
-from tradepost.sourcing.machine_texts import TRANSLATE_CHUNK as REQUESTS_CHUNK
+from tradepost.messaging.machine_texts import messages_translate, shown_message_ids
 from tradepost.sourcing.machine_texts import open_request_ids, requests_translate
 from tradepost.translation.services import translations_forget
+
+#: Rows translated per call (each call reads its rows in one query and stores in batches).
+CHUNK = 200
 
 
 class Command(BaseCommand):
     help = (
         "Write the machine translations that published listings (titles, descriptions, "
-        "keywords and attributes) and open buying requests lack, into each interface "
-        "language. --again deletes every stored machine translation first, to write them "
-        "all with the current engine."
+        "keywords and attributes), open buying requests and messages lack, into each "
+        "interface language. --again deletes every stored machine translation first, to "
+        "write them all with the current engine."
     )
 
     def add_arguments(self, parser):
@@ -33,24 +38,19 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["again"]:
             self.stdout.write(f"Deleted {translations_forget():,} stored machine translations.")
-        ids = list(published_products().order_by("pk").values_list("pk", flat=True))
-        written = 0
         quiet = options["verbosity"] == 0
-        with progress_bar(self, total=len(ids), unit="listings", quiet=quiet) as bar:
-            for start in range(0, len(ids), TRANSLATE_CHUNK):
-                chunk = ids[start : start + TRANSLATE_CHUNK]
-                written += products_translate(chunk)
-                bar.update(len(chunk))
-        self.stdout.write(
-            f"Wrote {written:,} machine translations for {len(ids):,} published listings."
-        )
-        ids = open_request_ids()
+        listings = list(published_products().order_by("pk").values_list("pk", flat=True))
+        self._run("published listings", listings, products_translate, quiet)
+        self._run("open buying requests", open_request_ids(), requests_translate, quiet)
+        self._run("messages", shown_message_ids(), messages_translate, quiet)
+
+    def _run(
+        self, label: str, ids: list[int], translate: Callable[[Iterable[int]], int], quiet: bool
+    ) -> None:
         written = 0
-        with progress_bar(self, total=len(ids), unit="requests", quiet=quiet) as bar:
-            for start in range(0, len(ids), REQUESTS_CHUNK):
-                chunk = ids[start : start + REQUESTS_CHUNK]
-                written += requests_translate(chunk)
+        with progress_bar(self, total=len(ids), unit="rows", quiet=quiet, label=label) as bar:
+            for start in range(0, len(ids), CHUNK):
+                chunk = ids[start : start + CHUNK]
+                written += translate(chunk)
                 bar.update(len(chunk))
-        self.stdout.write(
-            f"Wrote {written:,} machine translations for {len(ids):,} open buying requests."
-        )
+        self.stdout.write(f"Wrote {written:,} machine translations for {len(ids):,} {label}.")

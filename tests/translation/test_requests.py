@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories.sourcing import make_request
+from tests.factories.sourcing import make_quoted_request, make_request
 from tradepost.sourcing import services
 from tradepost.sourcing.machine_texts import requests_translate
 from tradepost.translation.models import StoredTranslation
@@ -59,3 +59,30 @@ def test_posting_and_editing_a_request_translate_it_after_the_commit(
             actor=item.created_by, buying_request=item, title="Glass vacuum flasks"
         )
     assert StoredTranslation.objects.count() > first
+
+
+def test_a_quotations_note_reads_in_the_buyers_language_on_the_comparison(
+    client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        buyer, item, _quotes = make_quoted_request({"message": "我们每天生产不锈钢保温杯。"})
+    client.force_login(buyer)
+    page = _get(client, "en", "sourcing:compare", pk=item.pk)
+    assert "Stainless Steel" in page or "stainless steel" in page
+    assert "Machine translation" in page
+    assert "我们每天生产不锈钢保温杯。" in page  # the original, behind "Show the original"
+
+
+def test_the_comparison_api_gives_each_note_its_language_and_translation(
+    client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        buyer, item, _quotes = make_quoted_request(
+            {"message": "我们每天生产不锈钢保温杯。"}, {"message": "We make these every day."}
+        )
+    client.force_login(buyer)
+    body = client.get(f"/api/v1/requests/{item.pk}/quotations", HTTP_ACCEPT_LANGUAGE="en").json()
+    notes = {row["message_language"]: row["message_translation"] for row in body["items"]}
+    assert notes["en"] is None
+    assert notes["zh-hans"]["machine_translated"] is True
+    assert "stainless steel" in notes["zh-hans"]["text"].lower()

@@ -23,6 +23,7 @@ from pydantic import Field
 from tradepost.api.auth import API_AUTH, PUBLIC_AUTH, PUBLIC_OPENAPI, caller, caller_actor
 from tradepost.api.bodies import JsonBody, JsonDate, JsonDateTime, JsonDecimal
 from tradepost.api.filters import RequestFilterQuery
+from tradepost.api.messaging import MessageTranslationOut
 from tradepost.api.pagination import Rows, paged
 from tradepost.api.problems import validation_problem
 from tradepost.api.refs import AttachmentOut
@@ -30,6 +31,7 @@ from tradepost.companies.actors import actor_for
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.first_look import first_look_labels
+from tradepost.sourcing.machine_texts import attach_quotation_texts
 from tradepost.sourcing.matching import MAX_LIMIT as MATCHING_LIMIT
 from tradepost.sourcing.matching import matching_requests
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
@@ -148,6 +150,14 @@ class QuotationOut(Schema):
 
 
 class ComparedOut(QuotationOut):
+    message_language: str = Field(
+        description="The language the supplier's note is written in: en, zh-hans or zh-hant"
+    )
+    message_translation: MessageTranslationOut | None = Field(
+        None,
+        description="The note machine-translated into the API request's language "
+        "(Accept-Language; null: in that language already, or not translated yet)",
+    )
     normalised_unit_price: Decimal | None
     rate_date: date | None
     supplier_response_rate: float | None = Field(
@@ -201,6 +211,17 @@ def _quotation_out(quotation: Quotation) -> dict[str, Any]:
     data["supplier_name"] = quotation.supplier.legal_name
     data["supplier_verified"] = quotation.supplier.is_verified
     return data
+
+
+def _note_reading(reading: Any) -> dict[str, Any]:
+    """A quotation's note as the caller reads it (`sourcing.machine_texts`)."""
+    machine = reading.machine_text
+    return {
+        "message_language": reading.language,
+        "message_translation": None
+        if machine is None
+        else {"language": machine.language, "text": machine.text, "machine_translated": True},
+    }
 
 
 # --- requests --------------------------------------------------------------------------------
@@ -356,6 +377,7 @@ def list_quotations(
         raise validation_problem(
             {"currency": [_("Not a currency this site knows (ISO 4217 codes such as USD, EUR).")]}
         )
+    attach_quotation_texts([row.quotation for row in comparison.rows], get_language())
     return {
         "currency": comparison.currency,
         "rates_as_of": comparison.rates_as_of,
@@ -363,6 +385,7 @@ def list_quotations(
         "items": [
             {
                 **_quotation_out(row.quotation),
+                **_note_reading(row.quotation.message_reading),  # type: ignore[attr-defined]
                 "normalised_unit_price": row.normalised_price,
                 "rate_date": row.rate_date,
                 "supplier_response_rate": (

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from tradepost.catalog.selectors import language_tag
@@ -27,7 +28,7 @@ from tradepost.core.queueing import enqueue_in_chunks
 from tradepost.messaging.models import Message
 from tradepost.translation.engines import Kind
 from tradepost.translation.keys import Wanted, wanted_for
-from tradepost.translation.selectors import stored_translations
+from tradepost.translation.selectors import MachineText, stored_translations
 from tradepost.translation.services import translations_ensure
 
 #: Messages translated per query and per stored batch.
@@ -73,39 +74,68 @@ def messages_translate(message_ids: Iterable[int]) -> int:
     return written
 
 
-def attach_message_texts(messages: Iterable[Any], language: str) -> None:
-    """Give each message, for a reader of `language`:
+@dataclass(frozen=True)
+class PlainReading:
+    """A plain text (a message, a quotation's note) as one reader reads it."""
 
-    - `body_language`: the language its body is written in (`message_language`), and
-      `body_lang_tag`, the same as an HTML `lang` attribute;
-    - `machine_text`: the stored machine translation of its body into `language` (a
-      `translation.selectors.MachineText`), or None: a message in the reader's language, in
-      the other Chinese script, not translated yet, or hidden by moderation;
-    - `converted_body`: the body in the reader's Chinese script when written in the other one
-      (None otherwise, and when the conversion changes nothing).
+    language: str  # the language it is written in (`message_language`)
+    lang_tag: str  # the same, as an HTML `lang` attribute
+    #: The stored machine translation into the reader's language, or None (in their
+    #: language, in the other Chinese script, not translated yet, hidden).
+    machine_text: MachineText | None
+    #: The text in the reader's Chinese script when written in the other one (None
+    #: otherwise, and when the conversion changes nothing).
+    converted: str | None
 
-    One query for all of them (none when no message wants a translation)."""
+
+def plain_readings(texts: list[str | None], language: str) -> list[PlainReading]:
+    """How a reader of `language` reads each of `texts` (None: a text not shown, such as a
+    hidden message, is read as written): one query for all of them, none when no text
+    wants a translation."""
     language = normalise_ui_language(language)
-    messages = list(messages)
     wanted: dict[int, Wanted] = {}
-    for index, message in enumerate(messages):
-        source = message_language(message.body)
-        message.body_language = source
-        message.body_lang_tag = language_tag(source)
-        message.machine_text = None
-        message.converted_body = None
-        if message.is_hidden:
+    converted: dict[int, str] = {}
+    sources = []
+    for index, text in enumerate(texts):
+        source = message_language(text or "")
+        sources.append(source)
+        if text is None:
             continue
         if is_convertible(source, language):
-            converted = convert_script(message.body, written_in=source, reader=language)
-            message.converted_body = converted if converted != message.body else None
+            written = convert_script(text, written_in=source, reader=language)
+            if written != text:
+                converted[index] = written
             continue
-        found = wanted_for(message.body, source, Kind.MESSAGE, [language])
+        found = wanted_for(text, source, Kind.MESSAGE, [language])
         if found:
             wanted[index] = found[0]
     stored = stored_translations(wanted.values()) if wanted else {}
-    for index, item in wanted.items():
-        messages[index].machine_text = stored.get(item)
+    return [
+        PlainReading(
+            language=source,
+            lang_tag=language_tag(source),
+            machine_text=stored.get(wanted[index]) if index in wanted else None,
+            converted=converted.get(index),
+        )
+        for index, source in enumerate(sources)
+    ]
+
+
+def attach_message_texts(messages: Iterable[Any], language: str) -> None:
+    """Give each message, for a reader of `language`: `body_language` and `body_lang_tag`
+    (the language its body is written in), `machine_text` (the stored machine translation
+    of its body into `language`, or None) and `converted_body` (the body in the reader's
+    Chinese script when written in the other one, else None), from `plain_readings`. A
+    message hidden by moderation is read as written."""
+    messages = list(messages)
+    readings = plain_readings(
+        [None if message.is_hidden else message.body for message in messages], language
+    )
+    for message, reading in zip(messages, readings, strict=True):
+        message.body_language = reading.language
+        message.body_lang_tag = reading.lang_tag
+        message.machine_text = reading.machine_text
+        message.converted_body = reading.converted
 
 
 def translate_messages_in_background() -> int:

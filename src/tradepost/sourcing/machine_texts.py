@@ -14,7 +14,8 @@ from tradepost.catalog.selectors import LocalisedText, in_reader_script
 from tradepost.core.html import html_to_paragraphs
 from tradepost.core.languages import normalise_ui_language
 from tradepost.core.queueing import enqueue_in_chunks
-from tradepost.sourcing.models import BuyingRequest, RequestStatus
+from tradepost.messaging.machine_texts import message_language, plain_readings
+from tradepost.sourcing.models import BuyingRequest, Quotation, RequestStatus
 from tradepost.translation.engines import Kind
 from tradepost.translation.keys import Wanted, wanted_for
 from tradepost.translation.selectors import stored_translations
@@ -103,3 +104,32 @@ def open_request_ids() -> list[int]:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
+
+
+def quotations_translate(quotation_ids: Iterable[int]) -> int:
+    """Store the missing machine translations of the notes of the quotations among
+    `quotation_ids` (written in the language the supplier writes in, guessed as a message's;
+    the background task's work; idempotent); answers how many were written."""
+    ids = sorted(set(quotation_ids))
+    written = 0
+    for start in range(0, len(ids), TRANSLATE_CHUNK):
+        notes = Quotation.objects.filter(pk__in=ids[start : start + TRANSLATE_CHUNK]).values_list(
+            "message", flat=True
+        )
+        wanted = [
+            item
+            for note in notes
+            for item in wanted_for(note, message_language(note), Kind.MESSAGE)
+        ]
+        written += translations_ensure(wanted)
+    return written
+
+
+def attach_quotation_texts(quotations: Iterable[Any], language: str) -> None:
+    """Give each quotation `message_reading`: how a reader of `language` reads its note
+    (`messaging.machine_texts.plain_readings`: machine-translated, converted into their
+    Chinese script, or as written). One query for all of them."""
+    quotations = list(quotations)
+    readings = plain_readings([quotation.message or None for quotation in quotations], language)
+    for quotation, reading in zip(quotations, readings, strict=True):
+        quotation.message_reading = reading

@@ -25,7 +25,7 @@ from tradepost.notify.services import (
 )
 from tradepost.search.selectors import search_products
 from tradepost.sourcing.first_look import alert_delay, gives_first_look
-from tradepost.sourcing.machine_texts import requests_translate
+from tradepost.sourcing.machine_texts import quotations_translate, requests_translate
 from tradepost.sourcing.models import BuyingRequest, MatchAlert, RequestStatus
 from tradepost.sourcing.notices import email_quoting_supplier, notify_company
 
@@ -240,3 +240,10 @@ def translate_requests(request_ids: list[int]) -> int:
     """Store the machine translations the open requests among `request_ids` lack, once they
     are posted or edited; answers how many were written."""
     return requests_translate(request_ids)
+
+
+@task()
+def translate_quotations(quotation_ids: list[int]) -> int:
+    """Store the machine translations the notes of the quotations among `quotation_ids`
+    lack, once they are sent or revised; answers how many were written."""
+    return quotations_translate(quotation_ids)

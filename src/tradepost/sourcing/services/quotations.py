@@ -30,6 +30,7 @@ from tradepost.core.cleaning import (
 )
 from tradepost.core.events import EventType
 from tradepost.core.incoterms import Incoterm
+from tradepost.core.queueing import enqueue_on_commit
 from tradepost.membership.selectors import monthly_quotation_quota
 from tradepost.notify.models import NotificationKind
 from tradepost.sourcing.errors import SourcingError, SourcingErrorCode
@@ -44,6 +45,7 @@ from tradepost.sourcing.services._common import (
     _raise_if_invalid,
     _trading_company,
 )
+from tradepost.sourcing.tasks import translate_quotations
 
 MESSAGE_MAX_LENGTH = 5_000
 TIERS_MAX = 10
@@ -243,11 +245,13 @@ def quotation_submit(
     if existing is not None:
         revised = _quotation_revise(existing, actor=actor, cleaned=cleaned)
         _emit_quotation_event(EventType.QUOTATION_RECEIVED, revised, buying_request, supplier)
+        enqueue_on_commit(translate_quotations, [revised.pk])
         return revised
     quotation = Quotation(request=buying_request, supplier=supplier, created_by=actor, **cleaned)
     _quotation_first(quotation, now=now)
     _tell_buyer_of_quotation(buying_request, supplier=supplier)
     _emit_quotation_event(EventType.QUOTATION_RECEIVED, quotation, buying_request, supplier)
+    enqueue_on_commit(translate_quotations, [quotation.pk])
     return quotation
 
 

@@ -37,7 +37,7 @@ from tradepost.sourcing.forms import (
     QuotationForm,
     price_tier_formset,
 )
-from tradepost.sourcing.machine_texts import attach_request_texts
+from tradepost.sourcing.machine_texts import attach_quotation_texts, attach_request_texts
 from tradepost.sourcing.models import BuyingRequest, Quotation
 from tradepost.web.display_currency import viewer_display_currency
 from tradepost.web.guards import actor, company_required
@@ -281,6 +281,7 @@ def compare(request: HttpRequest, pk: int) -> HttpResponse:
         quotation_ids=[row.quotation.pk for row in comparison.rows]
     )
     language = get_language()
+    attach_quotation_texts([row.quotation for row in comparison.rows], language)
     for row in comparison.rows:
         row.quotation.attachment_list = attachments.get(row.quotation.pk, [])  # type: ignore[attr-defined]
         row.quotation.supplier_name = row.quotation.supplier.name_for(language)  # type: ignore[attr-defined]

@@ -164,7 +164,11 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
     chen_page.goto(f"{base}/zh-hans/messages/")
     chen_page.click(f"a[href$='/zh-hans/messages/{conversation.pk}/']")
     chen_page.wait_for_url(f"**/zh-hans/messages/{conversation.pk}/")
-    assert question in chen_page.locator("ol.messages-thread").inner_text()
+    # The buyer's English reads in Chinese by machine translation, the original one click away.
+    thread = chen_page.locator("ol.messages-thread")
+    assert "机器翻译" in thread.inner_text() and question not in thread.inner_text()
+    thread.locator("li.from-buyer details.original summary").last.click()
+    assert question in thread.inner_text()
     chen_page.fill("form.reply-form textarea[name=body]", reply)
     chen_page.click("form.reply-form button[type=submit]")
     chen_page.wait_for_load_state()
@@ -172,7 +176,10 @@ def test_buyer_compares_quotes_from_a_chinese_and_a_us_supplier_asks_and_awards(
 
     # The buyer sees the reply, goes back to the comparison and awards the Chinese supplier.
     buyer_page.reload()
-    assert reply in buyer_page.locator("ol.messages-thread").inner_text()
+    thread = buyer_page.locator("ol.messages-thread")
+    assert "Machine translation" in thread.inner_text()
+    thread.locator("li.from-supplier details.original summary").last.click()
+    assert reply in thread.inner_text()
     buyer_page.goto(f"{base}/en/requests/{buying_request.pk}/compare/?currency=USD")
     # Awarding takes two steps: the confirmation page, then its button.
     _row(buyer_page, "宁波明达保温制品有限公司").locator(

@@ -26,6 +26,7 @@ from tradepost.core.chinese_scripts import (
 from tradepost.core.languages import normalise_ui_language
 from tradepost.core.queueing import enqueue_in_chunks
 from tradepost.messaging.models import Message
+from tradepost.search.documents import id_batches
 from tradepost.translation.engines import Kind
 from tradepost.translation.keys import Wanted, wanted_for
 from tradepost.translation.selectors import MachineText, stored_translations
@@ -59,19 +60,20 @@ def messages_translate(message_ids: Iterable[int]) -> int:
     look at: such a message is still delivered and shown, so it is translated like any other.
     A message hidden by moderation (`hidden_at`) is not shown to the two companies, and is
     left out."""
-    ids = sorted(set(message_ids))
     written = 0
-    for start in range(0, len(ids), TRANSLATE_CHUNK):
-        bodies = Message.objects.filter(
-            pk__in=ids[start : start + TRANSLATE_CHUNK], hidden_at__isnull=True
-        ).values_list("body", flat=True)
-        wanted = [
-            item
-            for body in bodies
-            for item in wanted_for(body, message_language(body), Kind.MESSAGE)
-        ]
-        written += translations_ensure(wanted)
+    for batch in id_batches(message_ids):
+        shown = Message.objects.filter(pk__in=batch, hidden_at__isnull=True)
+        written += plain_texts_translate(shown.values_list("body", flat=True))
     return written
+
+
+def plain_texts_translate(texts: Iterable[str]) -> int:
+    """Store the missing machine translations of plain texts (messages, quotations' notes),
+    each in the language it is written in (`message_language`), into every interface
+    language an engine writes; answers how many were written."""
+    return translations_ensure(
+        item for text in texts for item in wanted_for(text, message_language(text), Kind.MESSAGE)
+    )
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from tradepost.catalog.selectors import LocalisedText, in_reader_script
 from tradepost.core.html import html_to_paragraphs
 from tradepost.core.languages import normalise_ui_language
 from tradepost.core.queueing import enqueue_in_chunks
-from tradepost.messaging.machine_texts import message_language, plain_readings
+from tradepost.messaging.machine_texts import plain_readings, plain_texts_translate
+from tradepost.search.documents import id_batches
 from tradepost.sourcing.models import BuyingRequest, Quotation, RequestStatus
 from tradepost.translation.engines import Kind
 from tradepost.translation.keys import Wanted, wanted_for
@@ -110,18 +111,10 @@ def quotations_translate(quotation_ids: Iterable[int]) -> int:
     """Store the missing machine translations of the notes of the quotations among
     `quotation_ids` (written in the language the supplier writes in, guessed as a message's;
     the background task's work; idempotent); answers how many were written."""
-    ids = sorted(set(quotation_ids))
     written = 0
-    for start in range(0, len(ids), TRANSLATE_CHUNK):
-        notes = Quotation.objects.filter(pk__in=ids[start : start + TRANSLATE_CHUNK]).values_list(
-            "message", flat=True
-        )
-        wanted = [
-            item
-            for note in notes
-            for item in wanted_for(note, message_language(note), Kind.MESSAGE)
-        ]
-        written += translations_ensure(wanted)
+    for batch in id_batches(quotation_ids):
+        notes = Quotation.objects.filter(pk__in=batch).values_list("message", flat=True)
+        written += plain_texts_translate(notes)
     return written
 
 

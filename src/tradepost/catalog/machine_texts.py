@@ -70,8 +70,15 @@ def product_translations_wanted(product: Product) -> list[Wanted]:
 
 
 def _listing(
-    product: Any, language: str, found: dict[Wanted, MachineText], *, whole: bool
+    product: Any,
+    language: str,
+    found: dict[Wanted, MachineText],
+    *,
+    whole: bool,
+    paragraphs: str = "",
 ) -> MachineListing | None:
+    """The listing's stored translation into `language`; `paragraphs`: its description as
+    the translations were asked for (`html_to_paragraphs`, read once per product)."""
     source = (product.original_language or "en").lower()
 
     def read(text: str, kind: Kind) -> MachineText | None:
@@ -82,7 +89,7 @@ def _listing(
         return None
     if not whole:
         return MachineListing(language, title.text, "", "", [])
-    description = read(html_to_paragraphs(product.description), Kind.DESCRIPTION)
+    description = read(paragraphs, Kind.DESCRIPTION)
     keywords = read(product.keywords, Kind.KEYWORDS)
     attributes = []
     for name, value in _attribute_texts(product):
@@ -114,8 +121,9 @@ def _read(
     listings = []
     for product, targets in zip(products, needed, strict=True):
         by_language = {}
+        paragraphs = html_to_paragraphs(product.description) if whole and targets else ""
         for language in targets:
-            listing = _listing(product, language, found, whole=whole)
+            listing = _listing(product, language, found, whole=whole, paragraphs=paragraphs)
             if listing is not None:
                 by_language[language] = listing
         listings.append(by_language)

@@ -524,8 +524,9 @@ def hs_heading(code: str, *, language: str, category: Category | None = None) ->
 
 
 def product_detail(product: Product, *, language: str) -> ProductDetail:
-    """Everything the product page shows (two more queries: ancestors and HS code; on Chinese
-    pages a third: the categories filed under the HS code)."""
+    """Everything the product page shows (three more queries: its machine translation into
+    the viewer's language where it needs one, ancestors and HS code; on Chinese pages a
+    fourth: the categories filed under the HS code)."""
     language = normalise_ui_language(language)
     attach_machine_listings([product], language, whole=True)
     text = localised_text(product, language)

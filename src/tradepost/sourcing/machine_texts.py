@@ -55,14 +55,11 @@ def attach_request_texts(items: Iterable[Any], language: str) -> None:
     language. One query for all of them."""
     language = normalise_ui_language(language)
     items = list(items)
-    wanted = []
-    for item in items:
-        title, description = _wanted(item, [language])
-        wanted.extend(title + description)
+    parts = [_wanted(item, [language]) for item in items]
+    wanted = [w for title, description in parts for w in title + description]
     found = stored_translations(wanted) if wanted else {}
-    for item in items:
+    for item, (title, description) in zip(items, parts, strict=True):
         source = (item.original_language or "en").lower()
-        title, description = _wanted(item, [language])
         machine_title = found.get(title[0]) if title else None
         machine_description = found.get(description[0]) if description else None
         if machine_title is not None:

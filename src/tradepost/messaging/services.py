@@ -45,6 +45,7 @@ from tradepost.messaging.errors import (
     MessagingErrorCode,
     RateLimited,
 )
+from tradepost.messaging.machine_texts import message_language
 from tradepost.messaging.models import (
     MESSAGE_MAX_LENGTH,
     SUBJECT_MAX_LENGTH,
@@ -55,6 +56,7 @@ from tradepost.messaging.models import (
 )
 from tradepost.messaging.selectors import party_name
 from tradepost.messaging.tasks import translate_messages
+from tradepost.notify.emails import Quoted
 from tradepost.notify.models import NotificationKind
 from tradepost.notify.selectors import wants_message_emails
 from tradepost.notify.services import (
@@ -63,6 +65,7 @@ from tradepost.notify.services import (
     queue_email,
     unsubscribe_token,
 )
+from tradepost.translation.engines import Kind
 
 #: The same text sent to this many different companies within a day is flagged.
 DUPLICATE_WINDOW = timedelta(hours=24)
@@ -643,20 +646,27 @@ def _queue_message_email(
             subject = _("New message from %(company)s in “%(subject)s”")
             template = "messaging_new_message"
         subject = subject % {"company": company_name, "subject": conversation.subject}
-    excerpt = message.body
-    if len(excerpt) > EMAIL_EXCERPT_LENGTH:
-        excerpt = excerpt[:EMAIL_EXCERPT_LENGTH] + "…"
+        unit = conversation.get_unit_display() if conversation.unit else ""
     queue_email(
         to=recipient.email,
         subject=subject,
         template=template,
+        quoted={
+            "excerpt": Quoted(
+                message.body,
+                message_language(message.body),
+                Kind.MESSAGE,
+                limit=EMAIL_EXCERPT_LENGTH,
+            ),
+            "subject": Quoted(
+                conversation.subject, message_language(conversation.subject), Kind.TITLE
+            ),
+        },
         context={
             "recipient_name": recipient.get_short_name(),
             "company_name": company_name,
-            "subject": conversation.subject,
-            "excerpt": excerpt,
             "quantity": conversation.quantity,
-            "unit": conversation.get_unit_display() if conversation.unit else "",
+            "unit": unit,
             "link": link,
             "unsubscribe_link": unsubscribe,
         },

@@ -1,4 +1,5 @@
-"""The email queue: render in the recipient's language now, send from the worker after commit.
+"""The email queue: render in the recipient's language now (or, for an email quoting texts to
+be machine-translated, in the worker: `notify.emails`), send from the worker after commit.
 
 `queue_email` renders the subject, the plain-text body and the HTML body of a template pair
 (`emails/<template>.txt` and `emails/<template>.html`) with the recipient's language active, and
@@ -8,43 +9,62 @@ nothing is sent for a write that rolled back.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.functional import Promise
 
 from tradepost.core.languages import normalise_ui_language
 from tradepost.core.queueing import enqueue_on_commit
-from tradepost.notify.tasks import send_email
-
-
-def render_email(
-    *, subject: str | Promise, template: str, context: dict[str, Any], language: str
-) -> dict[str, str]:
-    """Subject, text and HTML of an email, rendered with `language` active."""
-    language = normalise_ui_language(language)
-    with translation.override(language):
-        full_context = {"SITE_URL": settings.SITE_URL, "email_language": language, **context}
-        rendered_subject = " ".join(str(subject).split())
-        text = render_to_string(f"emails/{template}.txt", full_context)
-        html = render_to_string(f"emails/{template}.html", full_context)
-    return {"subject": rendered_subject, "text": text, "html": html, "language": language}
+from tradepost.notify.emails import Quoted, quote, render_email
+from tradepost.notify.tasks import render_and_send_email, send_email
 
 
 def queue_email(
-    *, to: str, subject: str | Promise, template: str, context: dict[str, Any], language: str
+    *,
+    to: str,
+    subject: str | Promise,
+    template: str,
+    context: dict[str, Any],
+    language: str,
+    quoted: Mapping[str, Quoted] | None = None,
 ) -> None:
     """Render an email in `language` and send it once the current transaction commits.
 
     `subject` may be a lazy translation (gettext_lazy); it is evaluated in `language`.
     Links in `context` must be absolute (build them with `link_in`).
+
+    `quoted` names the texts the email quotes that someone wrote (a message, a request's
+    title): each is put in the context as the reader reads it (`notify.emails.quote`), and
+    one written in another language is also machine-translated into `language` as
+    `<name>_machine`. Such an email is rendered by the worker once the translations are
+    stored, so its context must then be plain data (numbers and dates become strings).
     """
+    language = normalise_ui_language(language)
+    if quoted:
+        texts, machine = quote(quoted, language)
+        context = {**context, **texts}
+    if quoted and machine:
+        with translation.override(language):
+            rendered_subject = str(subject)
+        enqueue_on_commit(
+            render_and_send_email,
+            to=to,
+            subject=rendered_subject,
+            template=template,
+            context=json.loads(json.dumps(context, cls=DjangoJSONEncoder)),
+            language=language,
+            machine=machine,
+        )
+        return
     message = render_email(subject=subject, template=template, context=context, language=language)
     enqueue_on_commit(
         send_email,

@@ -1,10 +1,11 @@
-"""Background tasks of the notify app: sending queued emails, with retries."""
+"""Background tasks of the notify app: rendering and sending queued emails, with retries."""
 
 from __future__ import annotations
 
 import logging
 import smtplib
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -13,6 +14,7 @@ from django_tasks import task
 
 from tradepost.core.queueing import enqueue_on_commit
 from tradepost.core.retries import Backoff
+from tradepost.notify.emails import machine_context, render_email
 
 logger = logging.getLogger(__name__)
 
@@ -27,7 +29,38 @@ class EmailDeliveryFailed(RuntimeError):
 
 
 @task()
+def render_and_send_email(
+    *,
+    to: str,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    language: str,
+    machine: dict[str, list[Any]],
+) -> str:
+    """Render an email quoting texts to be machine-translated (`notify.emails`), once their
+    translations are stored, and send it (with `send_email`'s retries)."""
+    message = render_email(
+        subject=subject,
+        template=template,
+        context={**context, **machine_context(machine)},
+        language=language,
+    )
+    return deliver_email(to=to, attempt=0, **message)
+
+
+@task()
 def send_email(*, to: str, subject: str, text: str, html: str, language: str, attempt: int) -> str:
+    """Send one rendered email; when the mail server fails, schedule another try (see
+    `deliver_email`)."""
+    return deliver_email(
+        to=to, subject=subject, text=text, html=html, language=language, attempt=attempt
+    )
+
+
+def deliver_email(
+    *, to: str, subject: str, text: str, html: str, language: str, attempt: int
+) -> str:
     """Send one rendered email; when the mail server fails, schedule another try.
 
     The arguments are plain strings so the task survives any backend. A backend that can

@@ -11,8 +11,14 @@ from django.utils import translation
 
 from tradepost.companies.models import Company, Membership
 from tradepost.core.languages import normalise_ui_language
+from tradepost.messaging.machine_texts import message_language
+from tradepost.notify.emails import Quoted
 from tradepost.notify.services import link_in, notification_create, queue_email
 from tradepost.sourcing.models import BuyingRequest, Quotation, QuotationStatus
+from tradepost.translation.engines import Kind
+
+#: Characters of a quotation's note its email quotes (the comparison page has the rest).
+NOTE_EXCERPT_LENGTH = 500
 
 
 def notify_company(
@@ -42,9 +48,17 @@ def notify_company(
         notification_create(recipient=member.user, kind=kind, params=params, link=path, now=now)
 
 
-def email_user(user: Any, *, template: str, subject: Any, context: dict[str, Any]) -> None:
+def email_user(
+    user: Any,
+    *,
+    template: str,
+    subject: Any,
+    context: dict[str, Any],
+    quoted: dict[str, Quoted] | None = None,
+) -> None:
     """Queue an email to `user` in their language; `context["link_path"]` (a URL name and an
-    id) becomes the absolute `link` in that language."""
+    id) becomes the absolute `link` in that language; `quoted` texts are read as the
+    pages read them (`notify.services.queue_email`)."""
     language = normalise_ui_language(user.preferred_language)
     name, pk = context.pop("link_path")
     link = link_in(language, name, args=[pk])
@@ -54,7 +68,14 @@ def email_user(user: Any, *, template: str, subject: Any, context: dict[str, Any
         template=template,
         context={**context, "link": link},
         language=language,
+        quoted=quoted,
     )
+
+
+def request_title_quoted(request: BuyingRequest) -> Quoted:
+    """A request's title as an email quotes it (machine-translated for a reader of another
+    language, as its pages show it)."""
+    return Quoted(request.title, request.original_language or "en", Kind.TITLE)
 
 
 def email_request_poster(
@@ -64,18 +85,28 @@ def email_request_poster(
     subject: Any,
     context: dict[str, Any] | None = None,
     supplier: Company | None = None,
+    quotation: Quotation | None = None,
 ) -> None:
     """Email the person who posted `request` (when still active) about it, with a link to
-    its comparison page; `supplier`, when given, is named in their language."""
+    its comparison page; `supplier`, when given, is named in their language, and the note of
+    `quotation`, when given, is quoted as `note`."""
     user = request.created_by
     if user is None or not user.is_active:
         return
-    context = {"request_title": request.title, **(context or {})}
+    context = dict(context or {})
     if supplier is not None:
         language = normalise_ui_language(user.preferred_language)
         context["supplier_name"] = supplier.name_for(language)
     context["link_path"] = ("sourcing:compare", request.pk)
-    email_user(user, template=template, subject=subject, context=context)
+    quoted = {"request_title": request_title_quoted(request)}
+    if quotation is not None and quotation.message:
+        quoted["note"] = Quoted(
+            quotation.message,
+            message_language(quotation.message),
+            Kind.MESSAGE,
+            limit=NOTE_EXCERPT_LENGTH,
+        )
+    email_user(user, template=template, subject=subject, context=context, quoted=quoted)
 
 
 def email_quoting_supplier(
@@ -90,9 +121,9 @@ def email_quoting_supplier(
         template=template,
         subject=subject,
         context={
-            "request_title": request.title,
             "won": quotation.status == QuotationStatus.AWARDED,
             "status": quotation.status,
             "link_path": ("sourcing:request_detail", request.pk),
         },
+        quoted={"request_title": request_title_quoted(request)},
     )

@@ -27,7 +27,11 @@ from tradepost.search.selectors import search_products
 from tradepost.sourcing.first_look import alert_delay, gives_first_look
 from tradepost.sourcing.machine_texts import quotations_translate, requests_translate
 from tradepost.sourcing.models import BuyingRequest, MatchAlert, RequestStatus
-from tradepost.sourcing.notices import email_quoting_supplier, notify_company
+from tradepost.sourcing.notices import (
+    email_quoting_supplier,
+    notify_company,
+    request_title_quoted,
+)
 
 #: Search hits looked at for a new request, and suppliers told at most.
 MATCH_HITS = 50
@@ -186,9 +190,9 @@ def _email_matched(user: Any, *, request: BuyingRequest, first_look: bool = Fals
         to=user.email,
         subject=gettext_lazy("A new buying request matches your products"),
         template="sourcing_request_matched",
+        quoted={"request_title": request_title_quoted(request)},
         context={
             "recipient_name": user.get_short_name(),
-            "request_title": request.title,
             "quantity": request.quantity,
             "unit": unit,
             "link": link,

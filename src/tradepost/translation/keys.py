@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from tradepost.core.chinese_scripts import convert_script, is_convertible
 from tradepost.core.languages import UI_LANGUAGES
 from tradepost.translation.engines import Kind, supported
 
@@ -44,3 +45,15 @@ def wanted_for(
     source = (source or "en").lower()
     chosen = machine_targets(source) if targets is None else targets
     return [Wanted(text, source, target, kind) for target in chosen if supported(source, target)]
+
+
+def as_read_by(text: str, source: str, kind: Kind, reader: str) -> tuple[str, Wanted | None]:
+    """How `text`, written in `source`, is quoted to one reader of `reader` outside a page
+    (an email): in the reader's Chinese script when written in the other one, else as
+    written, with the machine translation into `reader` it asks for (None when it asks for
+    none: the reader's language, nothing to read, a pair no engine translates)."""
+    source = (source or "en").lower()
+    if is_convertible(source, reader):
+        return convert_script(text, written_in=source, reader=reader), None
+    wanted = wanted_for(text, source, kind, [reader])
+    return text, wanted[0] if wanted else None

@@ -249,7 +249,7 @@ def quotation_submit(
         return revised
     quotation = Quotation(request=buying_request, supplier=supplier, created_by=actor, **cleaned)
     _quotation_first(quotation, now=now)
-    _tell_buyer_of_quotation(buying_request, supplier=supplier)
+    _tell_buyer_of_quotation(buying_request, supplier=supplier, quotation=quotation)
     _emit_quotation_event(EventType.QUOTATION_RECEIVED, quotation, buying_request, supplier)
     enqueue_on_commit(translate_quotations, [quotation.pk])
     return quotation
@@ -288,13 +288,16 @@ def _quotation_first(quotation: Quotation, *, now: datetime) -> None:
         ) from None
 
 
-def _tell_buyer_of_quotation(buying_request: BuyingRequest, *, supplier: Company) -> None:
+def _tell_buyer_of_quotation(
+    buying_request: BuyingRequest, *, supplier: Company, quotation: Quotation
+) -> None:
     """Email the person who posted the request and notify the buyer company's members."""
     email_request_poster(
         buying_request,
         template="sourcing_quotation_received",
         subject=gettext_lazy("New quotation for your buying request"),
         supplier=supplier,
+        quotation=quotation,
     )
     notify_company(
         company_id=buying_request.buyer_id,

@@ -106,6 +106,16 @@ conversation = (
     Conversation.objects.filter(buyer_company__memberships__user__email=buyer)
     .order_by("pk").first()
 )
+# Read in another language by machine: a Chinese listing its supplier did not translate into
+# English, and a request written in English.
+chinese = (
+    Product.objects.filter(status=ProductStatus.PUBLISHED, original_language__startswith="zh")
+    .exclude(translations__language="en").order_by("pk").first()
+)
+english = (
+    BuyingRequest.objects.filter(status=RequestStatus.OPEN, original_language="en")
+    .order_by("pk").first()
+)
 print(json.dumps({
     "logins": logins,
     "product": f"/products/{product.pk}-{product.slug}/",
@@ -113,6 +123,8 @@ print(json.dumps({
     "category": f"/categories/{product.category.slug}/",
     "request": request.pk,
     "conversation": conversation.pk if conversation else None,
+    "chinese_product": f"/products/{chinese.pk}-{chinese.slug}/" if chinese else None,
+    "english_request": english.pk if english else None,
 }))
 """
 
@@ -141,6 +153,13 @@ def main_pages(env: dict[str, str]) -> tuple[list[MainPage], dict[str, tuple[str
     ]
     if found["conversation"]:
         pages.insert(9, MainPage("conversation", f"/messages/{found['conversation']}/", "buyer"))
+    # Machine translation (#28): a Chinese listing read on /en/, an English request on /zh-hant/.
+    if found["chinese_product"]:
+        pages.append(MainPage("product-in-chinese", found["chinese_product"], "visitor"))
+    if found["english_request"]:
+        pages.append(
+            MainPage("request-in-english", f"/requests/{found['english_request']}/", "visitor")
+        )
     logins = {role: (email, password) for role, (email, password) in found["logins"].items()}
     return pages, logins
 

@@ -33,6 +33,7 @@ def test_an_english_request_reads_in_traditional_chinese_on_the_board_and_its_pa
     page = _get(client, "zh-hant", "sourcing:request_detail", pk=item.pk)
     assert "不鏽鋼" in page.split('id="original"')[0]
     assert ENGLISH in page.split('id="original"')[1]  # the original, one click away
+    assert "由機器譯自買家以英文發布的採購需求" in page  # its language named in the reader's
 
 
 def test_a_simplified_request_shows_in_traditional_script_and_english_by_machine(client):

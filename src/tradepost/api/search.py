@@ -161,6 +161,15 @@ class RequestHitOut(Schema):
     title: str
     title_html: str
     language: str
+    machine_translated: bool = Field(
+        description="The title is a machine translation into the page's language (the "
+        "buyer wrote the request in another one)"
+    )
+    original_html: str | None = Field(
+        None,
+        description="With a machine-translated title that the query did not match: the "
+        "buyer's own title, HTML-escaped, with the matched words in <mark>",
+    )
     url: str
     category: str
     category_id: int
@@ -456,7 +465,9 @@ def search_requests(
     request: HttpRequest,
     filters: Query[RequestFilterQuery],
     q: str = Query("", description="Words in any language or script; empty lists all"),
-    lang: UiLanguage | None = Query(None, description="Language of labels"),  # noqa: B008
+    lang: UiLanguage | None = Query(  # noqa: B008
+        None, description="Language of labels, and of titles read by machine translation"
+    ),
     sort: Literal["relevance", "newest"] = Query("relevance"),
     **kwargs: Any,
 ) -> CutPage:
@@ -481,9 +492,11 @@ def search_requests(
         [
             {
                 "id": hit.request.pk,
-                "title": hit.request.title,
+                "title": hit.request.text.title,
                 "title_html": str(hit.title_html),
-                "language": hit.request.original_language,
+                "language": hit.request.text.lang_tag,
+                "machine_translated": hit.request.text.machine,
+                "original_html": str(hit.original_html) if hit.original_html is not None else None,
                 "url": origin + reverse("sourcing:request_detail", args=[hit.request.pk]),
                 "category": hit.category_name,
                 "category_id": hit.request.category_id,

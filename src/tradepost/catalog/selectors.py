@@ -28,7 +28,7 @@ from tradepost.catalog.models import (
 from tradepost.companies.selectors import suspended_company_ids
 from tradepost.core.chinese_scripts import convert_script, is_convertible, other_script
 from tradepost.core.countries import country_name
-from tradepost.core.languages import normalise_ui_language
+from tradepost.core.languages import LISTING_LANGUAGES, normalise_ui_language
 
 PRODUCTS_PER_PAGE = 24
 MAX_ID = 2**63 - 1  # larger numbers in a URL cannot be ids (and overflow SQLite)
@@ -237,6 +237,13 @@ class LocalisedText:
     @property
     def original_language_name(self) -> str:
         return language_autonym(self.original_language)
+
+    @property
+    def original_language_label(self) -> str:
+        """The original's language named in the active language ("英文" on a Chinese page),
+        for the sentences that say what a translation was made from."""
+        code = (self.original_language or "en").lower()
+        return str(dict(LISTING_LANGUAGES).get(code, language_autonym(code)))
 
     @property
     def in_other_language(self) -> bool:

@@ -100,3 +100,16 @@ def highlight_html(text: str, terms: Collection[str]) -> SafeString:
         last = end
     parts.append(escape(text[last:]))
     return mark_safe("".join(parts))
+
+
+def matched_original(
+    shown: str, original: str, terms: Collection[str], *, machine: bool
+) -> SafeString | None:
+    """The original title, highlighted, when the title shown is a machine translation
+    (`machine`) and the query matched only the original's words (so the reader sees why
+    the result was found); None otherwise."""
+    if not machine or not terms:
+        return None
+    if highlight_spans(shown, terms) or not highlight_spans(original, terms):
+        return None
+    return highlight_html(original, terms)

@@ -5,12 +5,11 @@ filters, facets and sorts; the page's cards loaded from the database.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone, translation
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from tantivy import FieldType, Query, Searcher
@@ -57,7 +56,7 @@ from tradepost.search.filters import (
     bounded_page,
     normalise_sort,
 )
-from tradepost.search.highlight import highlight_html, highlight_spans
+from tradepost.search.highlight import highlight_html, matched_original
 from tradepost.search.index import (
     CATEGORY_FIELDS,
     KIND_PRODUCT,
@@ -346,7 +345,12 @@ def search_products(
                 card=card,
                 score=score,
                 title_html=highlight_html(card.text.title, terms),
-                original_html=_matched_original(card, terms),
+                original_html=matched_original(
+                    card.text.title,
+                    card.product.title,
+                    terms,
+                    machine=getattr(card.text, "machine", False),
+                ),
             )
             for score, card in _hydrate_products(found.ranked, language)
         ]
@@ -364,16 +368,6 @@ def search_products(
         facets=facets,
         **plan.text.page_fields(found, unmatched, started),
     )
-
-
-def _matched_original(card: Any, terms: Collection[str]) -> SafeString | None:
-    """The supplier's own title, highlighted, when the card shows a machine translation and
-    the query matched only the original words (so the reader sees why it was found)."""
-    if not getattr(card.text, "machine", False) or not terms:
-        return None
-    if highlight_spans(card.text.title, terms) or not highlight_spans(card.product.title, terms):
-        return None
-    return highlight_html(card.product.title, terms)
 
 
 def _attach_marks(s: Searcher, hits: list[ProductHit], known: dict[int, CardMarks]) -> None:

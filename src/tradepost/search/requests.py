@@ -45,7 +45,7 @@ from tradepost.search.filters import (
     bounded_page,
     normalise_request_sort,
 )
-from tradepost.search.highlight import highlight_html
+from tradepost.search.highlight import highlight_html, matched_original
 from tradepost.search.index import (
     CATEGORY_FIELDS,
     KIND_REQUEST,
@@ -151,7 +151,7 @@ def _hydrate_requests(
     the index still holds are skipped."""
     if not ranked:
         return []
-    loaded = sources.requests().objects([doc_id for _score, doc_id in ranked])
+    loaded = sources.requests().objects([doc_id for _score, doc_id in ranked], language)
     type_labels = sources.companies().business_types()
     hits = []
     for score, doc_id in ranked:
@@ -163,7 +163,10 @@ def _hydrate_requests(
             RequestHit(
                 request=found,
                 score=score,
-                title_html=highlight_html(found.title, terms),
+                title_html=highlight_html(found.text.title, terms),
+                original_html=matched_original(
+                    found.text.title, found.title, terms, machine=found.text.machine
+                ),
                 category_name=found.category.name_for(language),
                 buyer_country=buyer.country,
                 buyer_country_name=country_name(buyer.country, language),

@@ -112,6 +112,9 @@ class RequestHit:
     buyer_business_types: list[str]
     #: The buyer's name when the buyer chose to reveal it, else "".
     buyer_name: str
+    #: The buyer's own title, highlighted, when the title shown is a machine translation
+    #: and the query matched only the original words.
+    original_html: SafeString | None = None
 
 
 @dataclass(kw_only=True)

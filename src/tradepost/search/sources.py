@@ -75,9 +75,10 @@ class RequestSource:
     #: The ids among these whose requests are still open though past their deadline (they
     #: wait for the expiry job: no error for `reindex --check`).
     awaiting_expiry: Callable[[Ids], set[int]]
-    #: The requests of a results page, by id, with their buyer and category: those still
-    #: open with their deadline ahead.
-    objects: Callable[[list[int]], dict[int, Any]]
+    #: The requests of a results page in a viewer's language, by id, with their buyer and
+    #: category: those still open with their deadline ahead, each with its `text` (a
+    #: `catalog.selectors.LocalisedText`: as written, or machine-translated).
+    objects: Callable[[list[int], str], dict[int, Any]]
 
 
 @dataclass

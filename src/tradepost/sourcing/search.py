@@ -16,6 +16,7 @@ from tradepost.companies.selectors import suspended_company_ids
 from tradepost.core.database import id_chunks
 from tradepost.search.documents import RequestRecord, id_batches, plain_text_memo
 from tradepost.search.sources import RequestSource
+from tradepost.sourcing.machine_texts import attach_request_texts
 from tradepost.sourcing.models import BuyingRequest, RequestStatus
 from tradepost.sourcing.responsiveness import supplier_responsiveness_many
 
@@ -116,18 +117,21 @@ def response_rates(company_ids: list[int]) -> dict[int, float | None]:
     }
 
 
-def open_requests_by_id(ids: list[int]) -> dict[int, Any]:
+def open_requests_by_id(ids: list[int], language: str) -> dict[int, Any]:
     """The requests among `ids` still open with their deadline ahead, by a buyer in good
-    standing, with buyer and category."""
+    standing, with buyer and category, and their text as a reader of `language` reads it
+    (`machine_texts.attach_request_texts`)."""
     now = timezone.now()
     loaded = BuyingRequest.objects.select_related("buyer", "category").in_bulk(ids)
-    return {
+    shown = {
         pk: found
         for pk, found in loaded.items()
         if found.status == RequestStatus.OPEN
         and found.deadline > now
         and not found.buyer.is_suspended
     }
+    attach_request_texts(shown.values(), language)
+    return shown
 
 
 SOURCE = RequestSource(

@@ -80,3 +80,12 @@ def test_a_huge_text_is_read_only_up_to_the_limit():
     huge = "保温杯" * (gloss.MAX_CHARS * 5)
     result = gloss.gloss(huge, source="zh-hans", target="en")
     assert result.wanted == gloss.MAX_CHARS
+
+
+def test_english_grammar_words_are_read_in_chinese_not_by_their_content_senses():
+    glossed = gloss.gloss("Can you print our logo on the lid?", source="en", target="zh-hans")
+    assert "罐头" not in glossed.text  # "can" the verb, not a tin
+    assert glossed.text.startswith("能您") and "我们的" in glossed.text
+    assert not any("a" <= ch.lower() <= "z" for ch in glossed.text)
+    traditional = gloss.gloss("Please quote with your price", source="en", target="zh-hant")
+    assert traditional.text.startswith("請") and "您的" in traditional.text

@@ -75,6 +75,64 @@ _SMALL_WORDS = frozenset(
 )
 #: English words with no Chinese of their own in a title ("the", "a"): dropped.
 _EN_SKIP = frozenset({"a", "an", "the"})
+#: English grammar words (pronouns, auxiliaries, prepositions, conjunctions, question words)
+#: in Chinese, "" where Chinese says nothing: a closed class, read before the lexicon, whose
+#: senses are those of content words ("can": a tin, "please": to delight). A phrase of the
+#: lexicon that starts with one ("for sale") still wins.
+_EN_FUNCTION = {
+    **dict.fromkeys(("i", "me"), "我"),
+    **dict.fromkeys(("we", "us"), "我们"),
+    "you": "您",
+    "he": "他",
+    "she": "她",
+    "it": "它",
+    **dict.fromkeys(("they", "them"), "他们"),
+    "my": "我的",
+    "our": "我们的",
+    "your": "您的",
+    "his": "他的",
+    "her": "她的",
+    "its": "其",
+    "their": "他们的",
+    **dict.fromkeys(("am", "is", "are", "was", "were", "be", "been", "do", "does", "did"), ""),
+    "can": "能",
+    "could": "能否",
+    "will": "将",
+    "would": "会",
+    "should": "应",
+    "must": "必须",
+    "with": "带",
+    "without": "不带",
+    **dict.fromkeys(("in", "on", "at"), "在"),
+    "from": "来自",
+    "for": "用于",
+    "to": "到",
+    "of": "的",
+    "by": "由",
+    "about": "关于",
+    "per": "每",
+    "and": "和",
+    "or": "或",
+    "but": "但",
+    "this": "这",
+    "that": "那",
+    "these": "这些",
+    "those": "那些",
+    "any": "任何",
+    "some": "一些",
+    "all": "所有",
+    **dict.fromkeys(("each", "every"), "每"),
+    "what": "什么",
+    "which": "哪个",
+    "how": "如何",
+    "when": "何时",
+    "where": "哪里",
+    "who": "谁",
+    "why": "为什么",
+    "please": "请",
+    **dict.fromkeys(("thank", "thanks"), "谢谢"),
+    "not": "不",
+}
 #: Han characters that carry grammar, not meaning, in titles (的 "of", 之): dropped when alone.
 _ZH_SKIP = frozenset("的之")
 
@@ -253,6 +311,13 @@ def _english_to_chinese(text: str) -> Gloss:
         if word.text.lower() in _EN_SKIP:
             index += 1
             continue
+        function = _EN_FUNCTION.get(word.text.lower())
+        if function is not None and not _starts_phrase(words, index, glossary):
+            out.append(function)
+            known += 1
+            wanted += 1
+            index += 1
+            continue
         if not word.tokens or _is_code(word.text):
             out.append(word.text)
             index += 1
@@ -277,6 +342,16 @@ def _english_to_chinese(text: str) -> Gloss:
         out.append(word.text)
         index += 1
     return Gloss(_join_chinese(out), known, wanted)
+
+
+def _starts_phrase(words: list[_Word], index: int, glossary: Glossary) -> bool:
+    """Whether the lexicon has a phrase of two or more words starting at `index`."""
+    for span in range(min(glossary.max_english_tokens, len(words) - index), 1, -1):
+        if all(w.tokens for w in words[index : index + span]):
+            key = tuple(t for w in words[index : index + span] for t in w.tokens)
+            if key in glossary.english:
+                return True
+    return False
 
 
 def _is_code(word: str) -> bool:

@@ -63,13 +63,43 @@ def _signal_handlers_restored():
             signal.signal(number, handler)
 
 
+#: The fixtures through which a test reaches the database (pytest-django refuses any other).
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+
+
+def uses_the_database(item: pytest.Item) -> bool:
+    """Whether a test may use the test database: pytest-django blocks it for any other, so
+    such a test runs the same on every database (the tests that run real processes give
+    them an SQLite database of their own: tests/processes.py)."""
+    return item.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
+
+
 @pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items):
-    """The browser tests and the slow ones first, in the random order pytest-randomly gave
+def pytest_collection_modifyitems(config, items):
+    """With TRADEPOST_DATABASE_TESTS_ONLY set (CI's run on its second database), only the
+    tests that use the database run: the others ran on the first one and cannot differ.
+
+    The browser tests and the slow ones first, in the random order pytest-randomly gave
     them (both its hook and pytest-django's, which puts transactional tests after the others,
     run before this one). Last, they left one worker to finish the run alone; first, the other
     worker takes over the short tests meanwhile (pytest-xdist's worksteal gives each worker a
     contiguous share and steals from the end of it)."""
+
+    if os.environ.get("TRADEPOST_DATABASE_TESTS_ONLY"):
+        deselected = [item for item in items if not uses_the_database(item)]
+        if deselected:
+            config.hook.pytest_deselected(items=deselected)
+            items[:] = [item for item in items if uses_the_database(item)]
 
     def light(item: pytest.Item) -> bool:
         return item.get_closest_marker("e2e") is None and item.get_closest_marker("slow") is None

@@ -1,9 +1,10 @@
 """Search relevance measured on judged real queries (`../shared/data/relevance/`).
 
 Each judged set is indexed as product listings through the project's own code path (the
-products are written to the database, the index is rebuilt with `rebuild_now`, as
-`tradepost reindex` does) and every query runs through `search_products`, the function the
-search page and the API call. In the same run, the same titles and queries go through a plain
+products are written to the database and machine-translated as the background task does
+after publishing, then the index is rebuilt with `rebuild_now`, as `tradepost reindex`
+does) and every query runs through `search_products`, the function the search page and the
+API call. In the same run, the same titles and queries go through a plain
 BM25 reference: tantivy over Chinese single characters and Latin words/numbers, with no
 segmentation, no lexicon and no minimum match (the reference numbers of the data folder's
 README). Both are scored the same way: MRR@10, Recall@1, Recall@10 and the share of queries
@@ -220,10 +221,11 @@ def reference_rankings(judged: JudgedSet) -> list[list[int]]:
 
 def index_listings(judged: JudgedSet) -> dict[int, int]:
     """Replace the judged listings in the database with this set's titles (one supplier,
-    published) and rebuild the index; product id -> title index."""
+    published, machine-translated) and rebuild the index; product id -> title index."""
     from django.db import transaction
     from django.utils import timezone
 
+    from tradepost.catalog.machine_texts import products_translate
     from tradepost.catalog.models import Category, Product, ProductStatus
     from tradepost.companies.models import Company
     from tradepost.search.indexer import rebuild_now
@@ -261,6 +263,9 @@ def index_listings(judged: JudgedSet) -> dict[int, int]:
             for position, title in enumerate(judged.titles)
         ]
         created = Product.objects.bulk_create(products, batch_size=1000)
+    # Translated as the site translates a published listing (`catalog.tasks`), before the
+    # index is built: what is measured is what a user searches.
+    products_translate(product.pk for product in created)
     rebuild_now()
     return {product.pk: position for position, product in enumerate(created)}
 

@@ -6,14 +6,17 @@ interface language an engine writes (`translation.keys.machine_targets`). Pages 
 read them back, one query a page, and show them only where the supplier gave no translation
 into the viewer's language (a supplier's own translation always wins), labelled "machine
 translation", with the original one click away. A text not translated yet shows as written.
+The search index holds the translated titles too (`catalog.search`), so a listing is found
+by the words a reader of another language types.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
 from django.utils.html import linebreaks
 
 from tradepost.catalog.models import Product, ProductStatus
@@ -21,8 +24,9 @@ from tradepost.core.chinese_scripts import other_script
 from tradepost.core.html import html_to_paragraphs
 from tradepost.core.languages import UI_LANGUAGES, normalise_ui_language
 from tradepost.core.queueing import enqueue_in_chunks
+from tradepost.search.outbox import OutboxKind, record_changes
 from tradepost.translation.engines import Kind
-from tradepost.translation.keys import Wanted, wanted_for
+from tradepost.translation.keys import Wanted, machine_targets, wanted_for
 from tradepost.translation.selectors import MachineText, stored_translations
 from tradepost.translation.services import translations_ensure
 
@@ -132,20 +136,41 @@ def _read(
 
 def _needed(product: Any, languages: list[str]) -> list[str]:
     """The languages among `languages` a reader of the product needs a machine translation
-    into: not the listing's own, not the other Chinese script of it (converted instead), and
-    none the supplier translated it into (theirs wins)."""
-    source = (product.original_language or "en").lower()
+    into (`_languages_needed`)."""
     loaded = getattr(product, "viewer_translations", None)
     if loaded is None:
         loaded = product.translations.all()  # prefetched by the pages and the API
-    supplied = {t.language.lower() for t in loaded if t.title}
+    supplied = {t.language for t in loaded if t.title}
+    return _languages_needed(product.original_language, supplied, languages)
+
+
+def _languages_needed(
+    original_language: str, supplied: Iterable[str], languages: Iterable[str]
+) -> list[str]:
+    """The languages among `languages` a reader of a listing written in `original_language`
+    needs a machine translation into: not the listing's own, not the other Chinese script of
+    it (converted instead), and none of `supplied`, those the supplier translated it into
+    (theirs wins)."""
+    source = (original_language or "en").lower()
+    given = {language.lower() for language in supplied}
     return [
         language
         for language in languages
         if language != source
-        and language not in supplied
-        and other_script(language) not in ({source} | supplied)
+        and language not in given
+        and other_script(language) not in ({source} | given)
     ]
+
+
+def indexed_title_translations_wanted(
+    title: str, original_language: str, supplied: Iterable[str]
+) -> list[Wanted]:
+    """The machine translations of a listing's title that the search index holds
+    (`catalog.search`): those `product_translations_wanted` asks for, into the languages a
+    reader needs one in (`supplied`: the languages the supplier translated it into)."""
+    source = (original_language or "en").lower()
+    targets = _languages_needed(source, supplied, machine_targets(source))
+    return wanted_for(title, source, Kind.TITLE, targets) if targets else []
 
 
 def attach_machine_listings(products: Iterable[Any], language: str, *, whole: bool) -> None:
@@ -174,16 +199,45 @@ TRANSLATE_CHUNK = 200
 
 def products_translate(product_ids: Iterable[int]) -> int:
     """Store the missing machine translations of the published products among
-    `product_ids` (the background task's work; idempotent); answers how many were written."""
+    `product_ids` (the background task's work; idempotent); answers how many were written.
+    The search index holds the translated titles (`catalog.search`), so the products whose
+    titles lacked one are queued for it (its outbox) once they are written."""
     ids = sorted(set(product_ids))
     written = 0
     for start in range(0, len(ids), TRANSLATE_CHUNK):
         products = Product.objects.filter(
             pk__in=ids[start : start + TRANSLATE_CHUNK], status=ProductStatus.PUBLISHED
         ).only("title", "description", "keywords", "attributes", "original_language")
-        wanted = [item for product in products for item in product_translations_wanted(product)]
-        written += translations_ensure(wanted)
+        parts = {product.pk: _parts(product, None, whole=True) for product in products}
+        titles = [item for found in parts.values() for item in found["title"]]
+        stored = stored_translations(titles) if titles else {}
+        retitled = [
+            product_id
+            for product_id, found in parts.items()
+            if any(item not in stored for item in found["title"])
+        ]
+        wanted = [item for found in parts.values() for items in found.values() for item in items]
+        written_now = translations_ensure(wanted)
+        if written_now and retitled:
+            with transaction.atomic():
+                record_changes(kind=OutboxKind.PRODUCT, object_ids=retitled)
+        written += written_now
     return written
+
+
+def published_listings_wanted() -> Iterator[list[Wanted]]:
+    """Every machine translation the published listings ask for, `TRANSLATE_CHUNK` listings
+    at a time (the clean-up of `tradepost translate --prune`)."""
+    ids = list(
+        Product.objects.filter(status=ProductStatus.PUBLISHED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    for start in range(0, len(ids), TRANSLATE_CHUNK):
+        products = Product.objects.filter(
+            pk__in=ids[start : start + TRANSLATE_CHUNK], status=ProductStatus.PUBLISHED
+        ).only("title", "description", "keywords", "attributes", "original_language")
+        yield [item for product in products for item in product_translations_wanted(product)]
 
 
 def translate_in_background() -> int:

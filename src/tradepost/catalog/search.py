@@ -1,7 +1,8 @@
 """The published products' records for the search index (`search.sources`), read in bulk
 with plain SQL (`search.documents.Select`): each product with its company (and the company's
-response rate, through `search.documents.load_companies`), its translations and how many
-pictures it has. Registered in `CatalogConfig.ready`."""
+response rate, through `search.documents.load_companies`), its translations, the stored
+machine translations of its title (docs/adr/0036) and how many pictures it has. Registered
+in `CatalogConfig.ready`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 from django.db.models import Q
 
 from tradepost.catalog.hydration import load_products, product_card
+from tradepost.catalog.machine_texts import indexed_title_translations_wanted
 from tradepost.catalog.models import (
     Category,
     Product,
@@ -34,6 +36,7 @@ from tradepost.search.documents import (
     string_list_memo,
 )
 from tradepost.search.sources import ProductSource
+from tradepost.translation.selectors import stored_translations
 
 _PRODUCT_COLUMNS = (
     "id",
@@ -77,6 +80,25 @@ def _attach_details(products: dict[int, ProductRecord], where: str, params: list
         record = products.get(product_id)
         if record is not None:
             record.image_count = count
+    _attach_machine_titles(products)
+
+
+def _attach_machine_titles(products: dict[int, ProductRecord]) -> None:
+    """The stored machine translations of the titles of `products` (after their supplier
+    translations, which win over them), in one read (`translation.selectors`)."""
+    wanted = {
+        product_id: indexed_title_translations_wanted(
+            record.title,
+            record.original_language,
+            (language for language, title, _description in record.translations if title),
+        )
+        for product_id, record in products.items()
+    }
+    found = stored_translations(item for items in wanted.values() for item in items)
+    if not found:
+        return
+    for product_id, items in wanted.items():
+        products[product_id].machine_titles = [found[item].text for item in items if item in found]
 
 
 def _product_records(

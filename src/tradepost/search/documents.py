@@ -114,6 +114,9 @@ class ProductRecord:
     published_at: datetime | None
     updated_at: datetime
     translations: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The stored machine translations of the title into the interface languages a reader
+    #: needs one in (not its own, none the supplier translated it into; docs/adr/0036).
+    machine_titles: list[str] = field(default_factory=list)
     image_count: int = 0
 
 

@@ -50,7 +50,7 @@ from tradepost.search.facetkeys import (
 logger = logging.getLogger(__name__)
 
 #: Bump when the schema or the way documents are built changes; a new folder is built.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 KIND_PRODUCT = "product"
 KIND_COMPANY = "company"
@@ -64,9 +64,19 @@ MAX_DESCRIPTION_CHARS = 4000
 MAX_SUGGESTION_CHARS = 60
 
 #: The text fields of product documents and their weights in relevance.
-PRODUCT_WORD_FIELDS = {"title_words": 3.0, "extra_words": 1.5, "desc_words": 1.0}
+#: `machine_words`: the stored machine translations of the title (docs/adr/0036), found by
+#: the words a reader types in their language. Weighing no more than 1, it is not searched
+#: for the lexicon's translations of a query (`querying.naming_fields`): a Chinese query's
+#: English translations would otherwise match the English gloss of other Chinese titles.
+PRODUCT_WORD_FIELDS = {
+    "title_words": 3.0,
+    "extra_words": 1.5,
+    "machine_words": 1.0,
+    "desc_words": 1.0,
+}
 #: Chinese bigrams: the title's apart, everything else (keywords, attributes, category,
-#: company, description) in one field, so a bigram is one posting list to walk, not two.
+#: company, the title's machine translations, description) in one field, so a bigram is
+#: one posting list to walk, not two.
 PRODUCT_GRAM_FIELDS = {"title_grams": 1.2, "body_grams": 0.5}
 COMPANY_WORD_FIELDS = {"name_words": 3.0, "cproducts_words": 1.5, "cdesc_words": 0.8}
 COMPANY_GRAM_FIELDS = {"name_grams": 1.2, "cproducts_grams": 0.6, "cdesc_grams": 0.3}
@@ -101,7 +111,7 @@ def build_schema() -> tantivy.Schema:
     sb.add_integer_field("company_version", fast=True)
     # Text, already analysed. Only the title words keep positions (phrase boost).
     sb.add_text_field("title_words", tokenizer_name="whitespace", index_option="position")
-    for name in ("extra_words", "desc_words", *PRODUCT_GRAM_FIELDS):
+    for name in ("extra_words", "machine_words", "desc_words", *PRODUCT_GRAM_FIELDS):
         sb.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
     sb.add_text_field("name_words", tokenizer_name="whitespace", index_option="position")
     for name in ("cproducts_words", "cdesc_words", *COMPANY_GRAM_FIELDS):
@@ -560,6 +570,12 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         title_grams.extend(grams)
     own_extra = " ; ".join(t for t in (record.keywords, *record.attributes) if t)
     extra_words, extra_grams = shared.text(own_extra)
+    machine_words: list[str] = []
+    machine_grams: list[str] = []
+    for title in record.machine_titles:
+        words, grams = shared.text(title)
+        machine_words.extend(words)
+        machine_grams.extend(grams)
     desc_words: list[str] = []
     desc_grams: list[str] = []
     for description in descriptions:
@@ -589,9 +605,14 @@ def product_fields(record: ProductRecord, shared: Shared) -> Fields:
         "title_words": _join(title_words),
         "title_grams": _join(title_grams),
         "desc_words": _join(desc_words),
+        "machine_words": _join(machine_words),
         "extra_words": _unique_join([*extra_words, *category_words, *company_words]),
         "body_grams": _join(
-            [*dict.fromkeys([*extra_grams, *category_grams, *company_grams]), *desc_grams]
+            [
+                *dict.fromkeys([*extra_grams, *category_grams, *company_grams]),
+                *machine_grams,
+                *desc_grams,
+            ]
         ),
         "suggest": keys,
         "company_id": record.company.id,

@@ -12,7 +12,7 @@ it: the reader's own messages are in their language, unless they wrote in anothe
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,9 +71,22 @@ def plain_texts_translate(texts: Iterable[str]) -> int:
     """Store the missing machine translations of plain texts (messages, quotations' notes),
     each in the language it is written in (`message_language`), into every interface
     language an engine writes; answers how many were written."""
-    return translations_ensure(
+    return translations_ensure(plain_texts_wanted(texts))
+
+
+def plain_texts_wanted(texts: Iterable[str]) -> list[Wanted]:
+    """The machine translations plain texts ask for (`plain_texts_translate`)."""
+    return [
         item for text in texts for item in wanted_for(text, message_language(text), Kind.MESSAGE)
-    )
+    ]
+
+
+def shown_messages_wanted() -> Iterator[list[Wanted]]:
+    """Every machine translation the shown messages ask for, a batch of messages at a time
+    (the clean-up of `tradepost translate --prune`)."""
+    for batch in id_batches(shown_message_ids()):
+        shown = Message.objects.filter(pk__in=batch, hidden_at__isnull=True)
+        yield plain_texts_wanted(shown.values_list("body", flat=True))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ is posted or edited (`sourcing.tasks.translate_requests`) and read in one query 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.utils.html import linebreaks
@@ -14,7 +14,11 @@ from tradepost.catalog.selectors import LocalisedText, in_reader_script
 from tradepost.core.html import html_to_paragraphs
 from tradepost.core.languages import normalise_ui_language
 from tradepost.core.queueing import enqueue_in_chunks
-from tradepost.messaging.machine_texts import plain_readings, plain_texts_translate
+from tradepost.messaging.machine_texts import (
+    plain_readings,
+    plain_texts_translate,
+    plain_texts_wanted,
+)
 from tradepost.search.documents import id_batches
 from tradepost.sourcing.models import BuyingRequest, Quotation, RequestStatus
 from tradepost.translation.engines import Kind
@@ -123,3 +127,23 @@ def attach_quotation_texts(quotations: Iterable[Any], language: str) -> None:
     readings = plain_readings([quotation.message or None for quotation in quotations], language)
     for quotation, reading in zip(quotations, readings, strict=True):
         quotation.message_reading = reading
+
+
+def all_quotation_ids() -> list[int]:
+    """Every quotation's id, oldest first (`tradepost translate`)."""
+    return list(Quotation.objects.order_by("pk").values_list("pk", flat=True))
+
+
+def requests_and_quotations_wanted() -> Iterator[list[Wanted]]:
+    """Every machine translation the buying requests (whatever their state: a closed one
+    is still read by its buyer and the suppliers that quoted) and the quotations' notes ask
+    for, a batch at a time (the clean-up of `tradepost translate --prune`)."""
+    request_ids = BuyingRequest.objects.order_by("pk").values_list("pk", flat=True)
+    for batch in id_batches(list(request_ids)):
+        items = BuyingRequest.objects.filter(pk__in=batch).only(
+            "title", "description", "original_language"
+        )
+        yield [w for item in items for part in _wanted(item, None) for w in part]
+    for batch in id_batches(all_quotation_ids()):
+        notes = Quotation.objects.filter(pk__in=batch).values_list("message", flat=True)
+        yield plain_texts_wanted(notes)

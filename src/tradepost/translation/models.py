@@ -23,6 +23,8 @@ class StoredTranslation(models.Model):
     #: The share of the source's words the engine had no translation for (0 to 1).
     untranslated_share = models.FloatField(default=0.0)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: When the last clean-up (`translations_prune`) found a text that asks for it.
+    seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("machine translation")

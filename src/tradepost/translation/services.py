@@ -5,6 +5,7 @@ read in other languages (listings, buying requests, messages), never while a pag
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from tradepost.translation.engines import translate
 from tradepost.translation.keys import Wanted
@@ -46,6 +47,25 @@ def translations_ensure(wanted: Iterable[Wanted]) -> int:
         )
     StoredTranslation.objects.bulk_create(rows, batch_size=200, ignore_conflicts=True)
     return len(rows)
+
+
+def translations_prune(wanted_batches: Iterable[Iterable[Wanted]], *, now: datetime) -> int:
+    """Delete the stored translations that no text asks for any more (a listing edited,
+    unpublished or deleted, a message hidden); answers how many were deleted.
+
+    `wanted_batches` walks every translation the site's texts ask for, a bounded batch at a
+    time (a million listings never sit in memory at once): each row still asked for is
+    marked with `now`, the time the walk began, and the rows left unmarked are deleted,
+    except those written since (a listing published while the walk went on)."""
+    for batch in wanted_batches:
+        keys = sorted({item.key for item in batch})
+        for start in range(0, len(keys), KEYS_PER_STATEMENT):
+            StoredTranslation.objects.filter(
+                key__in=keys[start : start + KEYS_PER_STATEMENT]
+            ).update(seen_at=now)
+    unasked = StoredTranslation.objects.filter(created_at__lt=now).exclude(seen_at=now)
+    deleted, _by_model = unasked.delete()
+    return deleted
 
 
 def translations_forget() -> int:

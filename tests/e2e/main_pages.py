@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from tests.e2e.page_checks import load_axe_in
 from tests.e2e.people import log_in
 from tests.factories import imports, membership, screening, trust, webhooks
 from tests.factories.accounts import make_operator, make_user
@@ -283,6 +284,7 @@ def visit_all(browser, base: str, market: Market, language: str):
         by_person.setdefault(main_page.who, []).append(main_page)
     for who, pages in by_person.items():
         context = browser.new_context(locale="en-US", viewport=WIDE)
+        load_axe_in(context)
         context.set_default_timeout(15_000)
         try:
             page = context.new_page()

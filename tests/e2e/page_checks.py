@@ -18,8 +18,40 @@ browser (#13):
 from __future__ import annotations
 
 import re
+from functools import cache
 
 FAILING_IMPACTS = {"serious", "critical"}
+
+
+def axe_script_path() -> str:
+    """axe-core's script as axe-playwright-python ships it."""
+    from pathlib import Path
+
+    import axe_playwright_python
+
+    return str(Path(axe_playwright_python.__file__).parent / "axe.min.js")
+
+
+@cache
+def _axe_script() -> str:
+    from pathlib import Path
+
+    return Path(axe_script_path()).read_text(encoding="utf-8")
+
+
+def load_axe_in(context) -> None:
+    """Every page the Playwright `context` opens loads axe-core as it loads (the browser
+    compiles the half megabyte once, instead of receiving and evaluating it again for each
+    check: `axe_response`)."""
+    context.add_init_script(path=axe_script_path())
+
+
+def axe_response(page) -> dict:
+    """axe-core's findings on the page as loaded (violations only; axe is added first when
+    the page's context did not load it: `load_axe_in`)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(_axe_script())  # evaluated, not a script tag: the site's CSP allows none
+    return page.evaluate("axe.run(document, {resultTypes: ['violations']})")
 
 
 def serious_violations(axe_response: dict) -> list[str]:

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.page_checks import serious_violations
+from tests.e2e.page_checks import axe_response, serious_violations
 from tests.e2e.people import log_in
 from tests.factories.accounts import make_operator
 from tests.factories.catalog import make_product
@@ -16,12 +16,6 @@ from tests.factories.companies import make_trader
 from tradepost.insights.models import ProductViewDay, SearchWordDay
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def _axe(page) -> dict:
-    from axe_playwright_python.sync_playwright import Axe
-
-    return Axe().run(page).response
 
 
 def _watch_errors(page) -> list[str]:
@@ -63,7 +57,7 @@ def test_the_supplier_desk_draws_its_charts(live_server, page, reference_data, l
     # The numbers' table is there too (for screen readers and without scripts).
     expect(page.locator("table.desk-table").first).to_be_visible()
     assert errors == []
-    assert serious_violations(_axe(page)) == []
+    assert serious_violations(axe_response(page)) == []
 
 
 def test_without_scripts_the_desk_shows_its_tables_only(live_server, browser, reference_data):
@@ -93,4 +87,4 @@ def test_the_operator_goes_from_the_account_menu_to_the_desk(live_server, page, 
     expect(page.locator("a.button[href='/admin/']")).to_be_visible()
     expect(page.locator("a[href='/admin/catalog/product/?status__exact=hidden']")).to_be_visible()
     assert errors == []
-    assert serious_violations(_axe(page)) == []
+    assert serious_violations(axe_response(page)) == []

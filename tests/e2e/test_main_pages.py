@@ -14,6 +14,7 @@ from tests.e2e.page_checks import (
     INTERFACE_TEXT,
     OVERFLOW,
     STICKING_OUT,
+    axe_response,
     english_words,
     serious_violations,
 )
@@ -25,9 +26,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_main_pages_are_accessible_fit_the_screen_and_speak_the_language(
     live_server, browser, reference_data, language
 ):
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe = Axe()
     market = build_market()
     chinese = language.startswith("zh")
     found: dict[str, dict[str, str]] = {
@@ -40,7 +38,7 @@ def test_main_pages_are_accessible_fit_the_screen_and_speak_the_language(
     for where, page in visit_all(browser, live_server.url, market, language):
         visited += 1
         assert page.locator("html").get_attribute("lang") == language
-        if lines := serious_violations(axe.run(page).response):
+        if lines := serious_violations(axe_response(page)):
             accessibility[where] = "\n  ".join(lines)
         texts = page.evaluate(INTERFACE_TEXT) if chinese else []
         if shown := sorted({text for text in texts if english_words(text)}):

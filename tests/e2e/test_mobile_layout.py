@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.page_checks import serious_violations
+from tests.e2e.page_checks import axe_response, serious_violations
 from tests.e2e.people import log_in
 from tests.factories.companies import make_trader
 from tests.factories.sourcing import make_quoted_request
@@ -182,9 +182,6 @@ def test_compare_page_is_a_card_a_quotation_on_a_phone(
 
 
 def test_phone_pages_have_no_serious_accessibility_violation(live_server, open_page, five_quotes):
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe = Axe()
     buyer, buying_request = five_quotes
     page = open_page(PHONE)
     log_in(page, live_server.url, buyer, "zh-hant")
@@ -192,9 +189,9 @@ def test_phone_pages_have_no_serious_accessibility_violation(live_server, open_p
     for language in LANGUAGES:
         for path in ("/", f"/requests/{buying_request.pk}/compare/"):
             page.goto(f"{live_server.url}/{language}{path}")
-            if lines := serious_violations(axe.run(page).response):
+            if lines := serious_violations(axe_response(page)):
                 found[f"{language}{path}"] = lines
             page.locator(".menu-button").click()  # and with the menu open
-            if lines := serious_violations(axe.run(page).response):
+            if lines := serious_violations(axe_response(page)):
                 found[f"{language}{path} (menu open)"] = lines
     assert not found, found

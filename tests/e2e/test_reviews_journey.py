@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.page_checks import serious_violations
+from tests.e2e.page_checks import axe_response, serious_violations
 from tests.e2e.people import log_in
 from tests.factories.companies import make_trader
 from tests.factories.reviews import make_award
@@ -16,9 +16,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_buyer_reviews_and_the_supplier_replies(live_server, browser, reference_data):
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe = Axe()
     base = live_server.url
     supplier_owner, supplier = make_trader(
         legal_name="宁波保温杯有限公司", english_name="Ningbo Flasks"
@@ -30,7 +27,7 @@ def test_a_buyer_reviews_and_the_supplier_replies(live_server, browser, referenc
     page.goto(f"{base}/en/requests/{quotation.request_id}/")
     with page.expect_navigation():  # axe must not run on the page being left
         page.click("a.review-link")
-    assert not serious_violations(axe.run(page).response)
+    assert not serious_violations(axe_response(page))
     page.check("input[name=rating][value='4']")
     page.fill("textarea[name=text]", "Good flasks; two cartons arrived dented.")
     with page.expect_navigation():
@@ -38,7 +35,7 @@ def test_a_buyer_reviews_and_the_supplier_replies(live_server, browser, referenc
     assert f"/en/companies/{supplier.slug}/reviews/" in page.url
     assert "4.0 ★ (1 review)" in page.inner_text("main")
     assert "two cartons arrived dented" in page.inner_text("main")
-    assert not serious_violations(axe.run(page).response)
+    assert not serious_violations(axe_response(page))
     page.goto(f"{base}/en/companies/{supplier.slug}/")
     assert "4.0 ★ (1 review)" in page.inner_text("main")
     buyer_context.close()
@@ -52,7 +49,7 @@ def test_a_buyer_reviews_and_the_supplier_replies(live_server, browser, referenc
     page.click(".review-reply-form button[type=submit]")
     page.wait_for_load_state()
     assert "谢谢，下一批货我们会加强包装。" in page.inner_text(".review-reply")
-    assert not serious_violations(axe.run(page).response)
+    assert not serious_violations(axe_response(page))
     supplier_context.close()
     review = Review.objects.get()
     assert (

@@ -17,6 +17,8 @@ from typing import Any
 
 from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 
 class Text(forms.CharField):
@@ -36,6 +38,36 @@ class Text(forms.CharField):
         if self.limit is not None and not widget.is_hidden:
             attrs["maxlength"] = str(self.limit)
         return attrs
+
+
+class QuickSelect(forms.Select):
+    """A select whose options are written in Python, in one pass, rather than through one
+    template include each: the product form's thousand leaf categories, countries and
+    currencies took a quarter of a second a render through the templates. Draws the same
+    HTML as `forms.Select` (groups, the selected option, the widget's attributes)."""
+
+    template_name = "core/widgets/quick_select.html"
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        context = forms.Widget.get_context(self, name, value, attrs)
+        chosen = {str(v) for v in context["widget"]["value"]}
+        parts: list[str] = []
+        for option_value, label in self.choices:
+            if isinstance(label, list | tuple):
+                parts.append(format_html('<optgroup label="{}">', option_value))
+                parts.extend(_option(v, inner, chosen) for v, inner in label)
+                parts.append("</optgroup>")
+            else:
+                parts.append(_option(option_value, label, chosen))
+        # Each option is escaped by format_html.
+        context["widget"]["options_html"] = mark_safe("".join(parts))
+        return context
+
+
+def _option(value: Any, label: Any, chosen: set[str]) -> str:
+    value = "" if value is None else str(value)
+    selected = mark_safe(" selected") if value in chosen else ""
+    return format_html('<option value="{}"{}>{}</option>', value, selected, label)
 
 
 class _WidgetChoices(forms.Field):
@@ -59,7 +91,7 @@ class ChoiceText(_WidgetChoices, forms.CharField):
     holds, a NUL included, is not one of the list, and the service says so (`CharField`
     would answer "Null characters are not allowed." first)."""
 
-    widget = forms.Select
+    widget = QuickSelect
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

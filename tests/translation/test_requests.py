@@ -87,3 +87,18 @@ def test_the_comparison_api_gives_each_note_its_language_and_translation(
     assert notes["en"] is None
     assert notes["zh-hans"]["machine_translated"] is True
     assert "stainless steel" in notes["zh-hans"]["text"].lower()
+
+
+def test_the_api_gives_a_request_in_the_callers_language_beside_the_buyers_words(client):
+    item = make_request(title=ENGLISH, description="<p>Double wall</p>", original_language="en")
+    requests_translate([item.pk])
+    one = client.get(f"/api/v1/requests/{item.pk}", headers={"Accept-Language": "zh-hant"}).json()
+    assert one["title"] == ENGLISH and one["original_language"] == "en"
+    translation = one["translation"]
+    assert translation["language"] == "zh-hant" and translation["machine_translated"] is True
+    assert "不鏽鋼" in translation["title"] and "<p>" in translation["description_html"]
+    listed = client.get("/api/v1/requests", headers={"Accept-Language": "zh-hans"}).json()
+    [row] = [row for row in listed["items"] if row["id"] == item.pk]
+    assert "不锈钢" in row["translation"]["title"]
+    english = client.get(f"/api/v1/requests/{item.pk}", headers={"Accept-Language": "en"}).json()
+    assert english["translation"] is None

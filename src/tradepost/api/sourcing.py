@@ -31,7 +31,7 @@ from tradepost.companies.actors import actor_for
 from tradepost.core.downloads import uploaded_file_response
 from tradepost.sourcing import selectors, services
 from tradepost.sourcing.first_look import first_look_labels
-from tradepost.sourcing.machine_texts import attach_quotation_texts
+from tradepost.sourcing.machine_texts import attach_quotation_texts, attach_request_texts
 from tradepost.sourcing.matching import MAX_LIMIT as MATCHING_LIMIT
 from tradepost.sourcing.matching import matching_requests
 from tradepost.sourcing.models import Attachment, BuyingRequest, Quotation
@@ -80,6 +80,18 @@ class BuyerOut(Schema):
     name: str | None = Field(None, description="Only when the buyer reveals it")
 
 
+class RequestTranslationOut(Schema):
+    language: str = Field(description="The caller's language: en, zh-hans or zh-hant")
+    title: str
+    description_html: str = Field(
+        description="Escaped HTML paragraphs (the original's until its translation is stored)"
+    )
+    machine_translated: bool = Field(
+        description="Always true: written by machine translation, so the wording may be wrong; "
+        "`title` and `description` hold the buyer's own words"
+    )
+
+
 class RequestOut(Schema):
     id: int
     title: str
@@ -102,6 +114,11 @@ class RequestOut(Schema):
     quotation_count: int | None = Field(None, description="Null while sealed")
     buyer: BuyerOut
     created_at: datetime
+    translation: RequestTranslationOut | None = Field(
+        None,
+        description="The request machine-translated into the caller's language "
+        "(Accept-Language), when it is written in another one and the translation is stored",
+    )
 
 
 class PriceTier(JsonBody):
@@ -199,7 +216,23 @@ def _request_out(item: BuyingRequest, *, user: Any, own_company_id: int | None) 
     data["quotation_count"] = selectors.quotation_count_for(
         viewer_company_id=own_company_id, buying_request=item
     )
+    text = getattr(item, "text", None)  # attached by `_read_in_callers_language`
+    data["translation"] = (
+        {
+            "language": text.language,
+            "title": text.title,
+            "description_html": text.written_description,
+            "machine_translated": True,
+        }
+        if text is not None and text.machine
+        else None
+    )
     return data
+
+
+def _read_in_callers_language(items: list[BuyingRequest]) -> None:
+    """The requests' texts in the caller's language (Accept-Language), one query for all."""
+    attach_request_texts(items, get_language() or "en")
 
 
 def _quotation_out(quotation: Quotation) -> dict[str, Any]:
@@ -248,6 +281,7 @@ def list_requests(request: HttpRequest, query: Query[RequestFilterQuery]) -> Row
     return Rows(
         selectors.open_requests(filters=filters),
         render=lambda item: _request_out(item, user=user, own_company_id=own),
+        prepare=_read_in_callers_language,
     )
 
 
@@ -265,7 +299,11 @@ def my_requests(request: HttpRequest) -> Rows:
     user = caller(request)
     own = caller_actor(request).require_company().pk
     queryset = selectors.requests_of_company(company_id=own).select_related("buyer")
-    return Rows(queryset, render=lambda item: _request_out(item, user=user, own_company_id=own))
+    return Rows(
+        queryset,
+        render=lambda item: _request_out(item, user=user, own_company_id=own),
+        prepare=_read_in_callers_language,
+    )
 
 
 class MatchingQuery(Schema):
@@ -309,6 +347,7 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
         company_id=company.pk, request_ids=[m.request.pk for m in matches]
     )
     first_look = first_look_labels(company, [m.request for m in matches])
+    _read_in_callers_language([m.request for m in matches])
     return Rows(
         matches,
         render=lambda m: {
@@ -333,6 +372,7 @@ def matching(request: HttpRequest, query: Query[MatchingQuery]) -> Rows:
 def get_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
     user = caller(request)
     item = selectors.access_request(user=user, request_id=request_id)
+    _read_in_callers_language([item])
     return _request_out(item, user=user, own_company_id=actor_for(user).company_id)
 
 

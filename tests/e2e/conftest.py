@@ -14,12 +14,16 @@ from tests.reference_data import restore_reference_data
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 DESKTOP = {"width": 1280, "height": 900}
+#: How long a page load or a wait may take (ms). A hang still fails; a page that loads slowly
+#: while the other worker runs the 47-page walkthrough on two cores does not (a home page
+#: once took more than 15 s to reach "load" on PostgreSQL in CI).
+E2E_TIMEOUT_MS = 30_000
 
 
 def _new_context(browser, viewport: dict = DESKTOP, locale: str = "en-US"):
     """A browser context (own cookies) of that size and browser locale."""
     context = browser.new_context(locale=locale, viewport=viewport)
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(E2E_TIMEOUT_MS)
     return context
 
 

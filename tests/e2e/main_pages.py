@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from tests.e2e.conftest import E2E_TIMEOUT_MS
 from tests.e2e.page_checks import load_axe_in
 from tests.e2e.people import log_in
 from tests.factories import imports, membership, screening, trust, webhooks
@@ -285,7 +286,7 @@ def visit_all(browser, base: str, market: Market, language: str):
     for who, pages in by_person.items():
         context = browser.new_context(locale="en-US", viewport=WIDE)
         load_axe_in(context)
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(E2E_TIMEOUT_MS)
         try:
             page = context.new_page()
             if who != "visitor":

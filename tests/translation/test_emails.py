@@ -25,6 +25,15 @@ def _only_mail_to(mailoutbox, user):
     return message
 
 
+def _inquiry_email(mailoutbox, capture, *, supplier_language: str, message: str):
+    """The email a supplier member reading `supplier_language` gets for a new inquiry."""
+    parties = make_parties(supplier_language=supplier_language)
+    mailoutbox.clear()
+    with capture(execute=True):
+        make_conversation(parties, message=message)
+    return _only_mail_to(mailoutbox, parties.supplier_member)
+
+
 def _html(message) -> str:
     [(html, mimetype)] = message.alternatives
     assert mimetype == "text/html"
@@ -34,11 +43,12 @@ def _html(message) -> str:
 def test_an_english_inquiry_reaches_a_chinese_supplier_translated_with_the_original(
     mailoutbox, django_capture_on_commit_callbacks
 ):
-    parties = make_parties(supplier_language="zh-hant")
-    with django_capture_on_commit_callbacks(execute=True):
-        make_conversation(parties, message=ENGLISH)
-
-    email = _only_mail_to(mailoutbox, parties.supplier_member)
+    email = _inquiry_email(
+        mailoutbox,
+        django_capture_on_commit_callbacks,
+        supplier_language="zh-hant",
+        message=ENGLISH,
+    )
     assert email.extra_headers["Content-Language"] == "zh-hant"
     translated, original = email.body.split("\n原文：\n")
     assert "機器翻譯：" in translated and "不鏽鋼保溫杯" in translated
@@ -75,19 +85,22 @@ def test_a_chinese_message_reaches_an_english_buyer_translated(
 def test_a_message_in_the_readers_language_or_script_is_quoted_without_a_label(
     mailoutbox, django_capture_on_commit_callbacks
 ):
-    parties = make_parties(supplier_language="zh-hant")
-    with django_capture_on_commit_callbacks(execute=True):
-        make_conversation(parties, message=SIMPLIFIED)
-    email = _only_mail_to(mailoutbox, parties.supplier_member)
+    email = _inquiry_email(
+        mailoutbox,
+        django_capture_on_commit_callbacks,
+        supplier_language="zh-hant",
+        message=SIMPLIFIED,
+    )
     assert "不鏽鋼保溫杯 500ml 的價格" in email.body  # converted into the reader's script
     assert "機器翻譯：" not in email.body  # (the English product title is translated)
     assert "數量：1000 件" in email.body
 
-    parties = make_parties(supplier_language="en")
-    mailoutbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        make_conversation(parties, message=ENGLISH)
-    email = _only_mail_to(mailoutbox, parties.supplier_member)
+    email = _inquiry_email(
+        mailoutbox,
+        django_capture_on_commit_callbacks,
+        supplier_language="en",
+        message=ENGLISH,
+    )
     assert ENGLISH in email.body and "Machine translation" not in email.body
     assert "Quantity: 1000 pieces" in email.body
 
@@ -96,10 +109,12 @@ def test_a_garbled_message_is_quoted_as_written_and_still_sent(
     mailoutbox, django_capture_on_commit_callbacks
 ):
     garbled = "é”ˆé’¢ä¿æ¸©æ¯ price for 1000 pieces?"  # Chinese read as Windows-1252
-    parties = make_parties(supplier_language="zh-hans")
-    with django_capture_on_commit_callbacks(execute=True):
-        make_conversation(parties, message=garbled)
-    email = _only_mail_to(mailoutbox, parties.supplier_member)
+    email = _inquiry_email(
+        mailoutbox,
+        django_capture_on_commit_callbacks,
+        supplier_language="zh-hans",
+        message=garbled,
+    )
     assert garbled in email.body and "机器翻译：" not in email.body
 
 

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "tradepost.search",
     "tradepost.translation",
     "tradepost.sourcing",
+    "tradepost.alerts",
     "tradepost.messaging",
     "tradepost.reviews",
     "tradepost.trust",

@@ -25,6 +25,7 @@ FREE = {
     "early_look_minutes": 0,
     "deeper_statistics": False,
     "verified_badge_eligible": False,
+    "saved_searches": 10,
     "is_default": True,
     "is_offered": True,
     "position": 0,
@@ -43,6 +44,7 @@ GOLD = {
     "early_look_minutes": 60,
     "deeper_statistics": True,
     "verified_badge_eligible": True,
+    "saved_searches": 100,
     "is_default": False,
     "is_offered": True,
     "position": 10,
@@ -55,5 +57,9 @@ DEFAULT_PLANS = (FREE, GOLD)
 def install_default_plans(model: Any) -> None:
     """Create or reset the default plans on `model` (the `Plan` model, or its historical
     version in a migration)."""
+    names = {field.name for field in model._meta.get_fields()}
     for fields in DEFAULT_PLANS:
-        model.objects.update_or_create(code=fields["code"], defaults=fields)
+        # A migration's historical model may not have every field yet (the later migration
+        # that adds one sets its value).
+        known = {name: value for name, value in fields.items() if name in names}
+        model.objects.update_or_create(code=fields["code"], defaults=known)

@@ -24,6 +24,7 @@ BENEFITS = (
     "early_look_minutes",
     "deeper_statistics",
     "verified_badge_eligible",
+    "saved_searches",
 )
 
 
@@ -53,6 +54,9 @@ class Plan(models.Model):
     deeper_statistics = models.BooleanField(_("deeper desk statistics"), default=False)
     verified_badge_eligible = models.BooleanField(
         _("verified badge once verification passes"), default=False
+    )
+    saved_searches = models.PositiveSmallIntegerField(
+        _("trade alerts a company may keep"), default=10
     )
     is_default = models.BooleanField(_("default plan"), default=False)
     is_offered = models.BooleanField(_("offered to companies"), default=True)

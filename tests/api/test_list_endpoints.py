@@ -16,6 +16,7 @@ from tests.factories.companies import make_trader
 from tests.factories.imports import upload_catalogue
 from tests.factories.sourcing import make_request
 from tests.factories.webhooks import add_endpoint
+from tradepost.alerts.services import saved_search_create
 from tradepost.search import indexer
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +31,8 @@ PAGED = {
     "/api/v1/requests/mine": True,
     "/api/v1/requests/matching": True,
     "/api/v1/requests/quotations/mine": True,
+    "/api/v1/alerts": True,
+    "/api/v1/alerts/{alert_id}/matches": True,
     "/api/v1/conversations": True,
     "/api/v1/conversations/{conversation_id}/messages": True,
     "/api/v1/notifications": True,
@@ -160,6 +163,7 @@ def world():
     )
     endpoint, _secret = add_endpoint(supplier, "https://erp.example.com/hooks")
     catalogue_import = upload_catalogue(supplier, company)
+    alert = saved_search_create(actor=supplier, kind="request", query="ballpoint pens")
     indexer.apply_outbox()
     client = Client()
     client.force_login(supplier)
@@ -172,6 +176,7 @@ def world():
         "slug": company.slug,
         "endpoint": endpoint,
         "import": catalogue_import,
+        "alert": alert,
     }
 
 
@@ -187,6 +192,7 @@ def _paths(world):
             slug=world["slug"],
             endpoint_id=world["endpoint"].pk,
             import_id=world["import"].pk,
+            alert_id=world["alert"].pk,
         )
         for path in sorted(PAGED)
     ]

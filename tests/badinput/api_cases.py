@@ -159,6 +159,7 @@ PATH_VALUES: dict[str, Callable[[World], Any]] = {
     "banned_term_id": lambda w: w.banned_term.pk,
     "endpoint_id": lambda w: w.webhook_endpoint.pk,
     "delivery_id": lambda w: w.webhook_delivery.pk,
+    "alert_id": lambda w: w.alert.pk,
 }
 #: Where a parameter means a different object: a supplier quotes on another company's
 #: request, and attaches files to its own quotation; the showcase names a showcased product.
@@ -235,6 +236,8 @@ BODY_VALUES: dict[str, Callable[[World], Any]] = {
     "encoding": lambda w: "utf-8",  # a catalogue file's
     "url": lambda w: "https://erp.flask-works.example/orders",  # a webhook endpoint's
     "events": lambda w: ["inquiry.created", "quotation.received"],
+    "kind": lambda w: "product",  # a trade alert's (what it looks for; the world's alert's)
+    "frequency": lambda w: "daily",  # a trade alert's
 }
 #: Body fields whose valid value differs from BODY_VALUES' on one operation: a moderation
 #: action (the membership's is "subscribe"); the showcase's product (a Gold supplier's own).
@@ -251,6 +254,9 @@ BODY_OVERRIDES: dict[str, dict[str, Callable[[World], Any]]] = {
     "/api/v1/operator/banned-terms": {"language": lambda w: "any"},
     "/api/v1/operator/banned-terms/bulk": {"language": lambda w: "any"},
     "/api/v1/operator/banned-terms/{banned_term_id}": {"language": lambda w: "en"},
+    # A trade alert's language: the one its emails are written in.
+    "/api/v1/alerts": {"language": lambda w: "en"},
+    "/api/v1/alerts/{alert_id}": {"language": lambda w: "en"},
 }
 #: Body fields left out of the valid body: another target than the one the test means.
 OMITTED = frozenset({"company_id"})

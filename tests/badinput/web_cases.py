@@ -40,6 +40,7 @@ from tradepost.accounts.forms import (
     SignupForm,
     TokenCreateForm,
 )
+from tradepost.alerts.forms import AlertCreateForm, AlertEditForm
 from tradepost.catalog.forms import (
     ProductForm,
     ProductImageForm,
@@ -645,6 +646,23 @@ WEB_WRITES = [
             "delivery_id": w.webhook_delivery.pk,
         },
     ),
+    # trade alerts
+    Page(
+        "alerts:create",
+        lambda w: {"query": "thermos", "kind": "product", "frequency": "weekly"},
+        query=lambda w: "q=thermos&tab=products&country=CN",
+        form=AlertCreateForm,
+    ),
+    Page(
+        "alerts:update",
+        lambda w: {"query": "thermos", "frequency": "instant"},
+        kwargs=lambda w: {"alert_id": w.alert.pk},
+        form=AlertEditForm,
+    ),
+    Page("alerts:pause", kwargs=lambda w: {"alert_id": w.alert.pk}),
+    Page("alerts:resume", kwargs=lambda w: {"alert_id": w.alert.pk}),
+    Page("alerts:delete", kwargs=lambda w: {"alert_id": w.alert.pk}),
+    Page("alerts:unsubscribe", kwargs=lambda w: {"token": "not-a-token"}, actor=VISITOR),
     # the display currency (a visitor's choice, kept in a cookie)
     Page(
         "web:display_currency_set",

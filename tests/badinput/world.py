@@ -28,6 +28,8 @@ from tests.factories.trust import report, submit_verification
 from tests.factories.webhooks import add_endpoint
 from tradepost.accounts.models import ApiToken, ThrottleHit, User
 from tradepost.accounts.tokens import token_create
+from tradepost.alerts.models import SavedSearch
+from tradepost.alerts.services import saved_search_create
 from tradepost.api.models import IdempotencyKey
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.models import Category, HSCode, Product, ProductImage, ProductStatus
@@ -100,6 +102,7 @@ class World:
     import_job: ImportJob  # a catalogue the test user uploaded, checked, not imported yet
     webhook_endpoint: WebhookEndpoint  # the test user's company's, every event
     webhook_delivery: WebhookDelivery  # a test event to it (never sent: rolled back)
+    alert: SavedSearch  # a trade alert of the test user's company, looking for products
     stored: dict[str, list[tuple[Any, ...]]]  # what the database holds, as built
 
 
@@ -205,6 +208,7 @@ def build_world() -> World:
         import_job=upload_catalogue(user, company, [{**BASE_ROW, "sku": "VF-BAD-INPUT"}]),
         webhook_endpoint=endpoint,
         webhook_delivery=webhook_endpoint_send_test(actor=user, endpoint=endpoint),
+        alert=saved_search_create(actor=user, kind="product", query="vacuum flask"),
         stored=stored_state(),
     )
 

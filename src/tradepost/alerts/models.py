@@ -92,7 +92,8 @@ class AlertMatch(models.Model):
 
 
 class DigestStatus(models.TextChoices):
-    PENDING = "pending", _("Being sent")
+    PENDING = "pending", _("To be sent")
+    SENDING = "sending", _("Handed to the mail server")
     SENT = "sent", _("Sent")
     DROPPED = "dropped", _("Not sent")
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from django.core import signing
 from django.db.models import Count, Max, Q
 from django.urls import reverse
 from django.utils import translation
@@ -129,3 +130,25 @@ def visible_items(kind: str, ids: list[int], language: str) -> dict[int, Any]:
     if kind == AlertKind.REQUEST:
         return sources.requests().objects(ids, language)
     return sources.companies().objects(ids)
+
+
+def unsubscribe_target(token: Any) -> tuple[str, SavedSearch | None]:
+    """The alert an emailed unsubscribe link names, read without pausing it (the page asks
+    first: mail scanners open links): ("ready", alert), ("already", alert) when it is paused,
+    or ("expired" | "invalid", None). `services.unsubscribe_with_token` pauses it."""
+    from tradepost.alerts.services import UNSUBSCRIBE_MAX_AGE, UNSUBSCRIBE_SALT
+
+    if not isinstance(token, str) or not token or len(token) > 300:
+        return "invalid", None
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=UNSUBSCRIBE_MAX_AGE)
+    except signing.SignatureExpired:
+        return "expired", None
+    except signing.BadSignature:
+        return "invalid", None
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("a", "u")):
+        return "invalid", None
+    alert = SavedSearch.objects.filter(pk=data["a"], user_id=data["u"]).first()
+    if alert is None:
+        return "invalid", None
+    return ("already" if alert.paused else "ready"), alert

@@ -239,27 +239,15 @@ def unsubscribe_token(alert: SavedSearch) -> str:
 def unsubscribe_with_token(*, token: Any) -> tuple[str, SavedSearch | None]:
     """Pause the alert a token names: ("done", alert), ("already", alert) when it was
     paused already (a link used twice), or ("expired" | "invalid", None)."""
-    if not isinstance(token, str) or not token or len(token) > 300:
-        return "invalid", None
-    try:
-        data = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=UNSUBSCRIBE_MAX_AGE)
-    except signing.SignatureExpired:
-        return "expired", None
-    except signing.BadSignature:
-        return "invalid", None
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("a", "u")):
-        return "invalid", None
+    from tradepost.alerts.selectors import unsubscribe_target
+
+    status, alert = unsubscribe_target(token)
+    if alert is None or status != "ready":
+        return status, alert
     with transaction.atomic():
-        alert = (
-            SavedSearch.objects.select_for_update().filter(pk=data["a"], user_id=data["u"]).first()
-        )
-        if alert is None:
-            return "invalid", None
-        if alert.paused:
-            return "already", alert
-        alert.paused = True
-        alert.save(update_fields=["paused", "updated_at"])
-    return "done", alert
+        paused = SavedSearch.objects.filter(pk=alert.pk, paused=False).update(paused=True)
+    alert.refresh_from_db()
+    return ("done" if paused else "already"), alert
 
 
 def params_from_query_dict(kind: str, params: Any) -> dict[str, list[str]]:

@@ -109,6 +109,7 @@ COMPANY_READS = frozenset(
     {
         "/api/v1/requests/mine",
         "/api/v1/requests/matching",
+        "/api/v1/alerts",
         "/api/v1/me/products",
         "/api/v1/me/imports",
         "/api/v1/me/catalogue/export",

@@ -41,6 +41,13 @@ OPERATION_IDS: dict[str, str] = {
     "sourcing.list_quotation_attachments": "listQuotationAttachments",
     "sourcing.download_attachment": "downloadSourcingAttachment",
     "sourcing.ask_quotation": "askAboutQuotation",
+    # Trade alerts
+    "alerts.alert_list": "listAlerts",
+    "alerts.alert_create": "createAlert",
+    "alerts.alert_detail": "getAlert",
+    "alerts.alert_update": "updateAlert",
+    "alerts.alert_delete": "deleteAlert",
+    "alerts.alert_matches": "listAlertMatches",
     # Conversations and notifications
     "messaging.list_conversations": "listConversations",
     "messaging.create_inquiry": "createInquiry",

@@ -14,6 +14,7 @@ from ninja.operation import Operation
 
 from tradepost.api import (
     accounts,
+    alerts,
     imports,
     insights,
     membership,
@@ -79,6 +80,7 @@ api.add_decorator(rate_limited, mode="view")
 api.add_router("/", public.router)
 api.add_router("/search", search.router)
 api.add_router("/requests", sourcing.router)
+api.add_router("/alerts", alerts.router)
 api.add_router("/conversations", messaging.router)
 api.add_router("/notifications", messaging.notifications_router)
 api.add_router("/me", accounts.router)
@@ -114,9 +116,13 @@ def _refused(request, exc: DomainError):
 def _validation(request, exc: ValidationError):
     errors = []
     for error in exc.errors:
-        location = [
-            str(part) for part in error.get("loc", []) if part not in ("body", "payload", "query")
-        ]
+        loc = [str(part) for part in error.get("loc", [])]
+        if loc[:1] == ["body"]:
+            # ("body", the view's body parameter, the field's path): a field may itself be
+            # called `query` (a trade alert's words) or `body` (a message's).
+            location = loc[2:]
+        else:
+            location = [part for part in loc if part not in ("body", "payload", "query")]
         errors.append({"field": ".".join(location) or "body", "message": field_message(error)})
     return render_problem(request, validation_problem(errors))
 

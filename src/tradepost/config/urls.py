@@ -51,6 +51,7 @@ urlpatterns += i18n_patterns(
     path("dashboard/products/", include("tradepost.web.urls.products")),
     path("dashboard/imports/", include("tradepost.web.urls.imports")),
     path("dashboard/webhooks/", include("tradepost.web.urls.webhooks")),
+    path("dashboard/alerts/", include("tradepost.web.urls.alerts")),
     path("dashboard/", include("tradepost.web.urls.insights")),
     path("dashboard/", include("tradepost.web.urls.trust")),
     path("dashboard/", include("tradepost.web.urls.screening")),

@@ -35,6 +35,7 @@ class EventType(models.TextChoices):
     QUOTATION_AWARDED = "quotation.awarded", _("A buyer awarded your quotation")
     PRODUCT_PUBLISHED = "product.published", _("One of your products is published")
     IMPORT_FINISHED = "import.finished", _("A catalogue import finished")
+    ALERT_MATCHED = "alert.matched", _("New listings or requests match one of your saved searches")
 
 
 #: (event type, company id, payload): stores the event in the caller's transaction.

@@ -39,6 +39,8 @@ class NotificationKind(models.TextChoices):
     # For the trust app's reports (params: "subject", what was reported, as it was called
     # then; "outcome", "actioned" or "dismissed"):
     REPORT_DECIDED = "report_decided", _("Your report was reviewed")
+    # For the alerts app (params: "subject", the saved search's words; "count", new matches):
+    ALERT_MATCHED = "alert_matched", _("New matches for a saved search")
 
 
 class Notification(models.Model):

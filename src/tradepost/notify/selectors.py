@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import override
+from django.utils.translation import ngettext, override
 
 from tradepost.notify.models import Notification, NotificationKind, NotificationPreference
 
@@ -90,6 +90,19 @@ def notification_text(notification: Notification) -> str:
                 "subject": subject
             }
         return _("A new buying request matches your products: %(subject)s") % {"subject": subject}
+    if notification.kind == NotificationKind.ALERT_MATCHED:
+        count = int(params.get("count") or 0)
+        if subject:
+            return ngettext(
+                "%(count)d new match for your saved search “%(subject)s”.",
+                "%(count)d new matches for your saved search “%(subject)s”.",
+                count,
+            ) % {"count": count, "subject": subject}
+        return ngettext(
+            "%(count)d new match for your saved search.",
+            "%(count)d new matches for your saved search.",
+            count,
+        ) % {"count": count}
     if notification.kind == NotificationKind.REQUEST_EXPIRING:
         return _("Your buying request “%(subject)s” closes soon.") % {"subject": subject}
     if notification.kind == NotificationKind.VERIFICATION_APPROVED:

@@ -46,33 +46,63 @@ def render_and_send_email(
         context={**context, **machine_context(machine)},
         language=language,
     )
-    return deliver_email(to=to, attempt=0, **message)
+    return deliver_email(
+        to=to,
+        attempt=0,
+        subject=message["subject"],
+        text=message["text"],
+        html=message["html"],
+        language=message["language"],
+    )
 
 
 @task()
-def send_email(*, to: str, subject: str, text: str, html: str, language: str, attempt: int) -> str:
+def send_email(
+    *,
+    to: str,
+    subject: str,
+    text: str,
+    html: str,
+    language: str,
+    attempt: int,
+    headers: dict[str, str] | None = None,
+) -> str:
     """Send one rendered email; when the mail server fails, schedule another try (see
     `deliver_email`)."""
     return deliver_email(
-        to=to, subject=subject, text=text, html=html, language=language, attempt=attempt
+        to=to,
+        subject=subject,
+        text=text,
+        html=html,
+        language=language,
+        attempt=attempt,
+        headers=headers,
     )
 
 
 def deliver_email(
-    *, to: str, subject: str, text: str, html: str, language: str, attempt: int
+    *,
+    to: str,
+    subject: str,
+    text: str,
+    html: str,
+    language: str,
+    attempt: int,
+    headers: dict[str, str] | None = None,
 ) -> str:
     """Send one rendered email; when the mail server fails, schedule another try.
 
     The arguments are plain strings so the task survives any backend. A backend that can
     defer (the database queue) runs the retry after a growing delay; one that cannot (the
-    immediate backend of the tests) runs it at once.
+    immediate backend of the tests) runs it at once. `headers` are added to the message
+    (a digest's List-Unsubscribe).
     """
     email = EmailMultiAlternatives(
         subject=subject,
         body=text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[to],
-        headers={"Content-Language": language},
+        headers={"Content-Language": language, **(headers or {})},
     )
     email.attach_alternative(html, "text/html")
     try:
@@ -92,6 +122,7 @@ def deliver_email(
             html=html,
             language=language,
             attempt=next_attempt,
+            headers=headers,
         )
         return "retry-scheduled"
     return "sent"

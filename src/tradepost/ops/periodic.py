@@ -17,6 +17,7 @@ from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from tradepost.accounts.throttle import throttle_hits_prune
+from tradepost.alerts.digests import digests_send_due
 from tradepost.api.idempotency import idempotency_keys_purge
 from tradepost.imports.services import imports_resume_stalled
 from tradepost.insights.services import counters_prune
@@ -40,6 +41,12 @@ def _send_match_alerts() -> None:
     told = match_alerts_send_due()
     if told:
         logger.info("told %d people of new matching buying requests (after the first look)", told)
+
+
+def _send_alert_digests() -> None:
+    sent = digests_send_due()
+    if sent:
+        logger.info("sent %d trade-alert digests", sent)
 
 
 def _notify_expiring_requests() -> None:
@@ -126,6 +133,7 @@ JOBS: list[tuple[str, float, Callable[[], None]]] = [
     ("delete old webhook events and deliveries", 3600.0, _prune_webhook_log),
     ("resume stalled catalogue imports", 60.0, _resume_stalled_imports),
     ("lift suspensions whose time is up", 60.0, _lift_suspensions),
+    ("send the trade-alert digests that are due", 60.0, _send_alert_digests),
 ]
 
 

@@ -17,7 +17,7 @@ a time:
 
 Spelling variants never make a match clear: a misspelt word weighs like a word nobody
 holds. The constants were chosen on the judged real queries of `../shared/data/relevance/`
-(`tradepost bench alerts --quality`).
+(`tradepost bench alerts`).
 
 Candidates: `SavedQuery.keys` are the tokens a document must hold at least one of to match
 (each unit's words, the bigrams of its Chinese words, its translations' tokens, and the

@@ -388,8 +388,11 @@ def run_indexer_loop(
     *,
     interval: float = 0.5,
     prune_every: float = 300.0,
+    after_apply: Callable[[], Any] | None = None,
 ) -> None:
-    """Apply the outbox until `stop` is set (the worker runs this in a thread)."""
+    """Apply the outbox until `stop` is set (the worker runs this in a thread), calling
+    `after_apply` after each pass (the trade alerts' percolator: it reads what the index
+    has applied; a failure there is logged and never stops the indexer)."""
     last_prune = 0.0
     failures = 0
     try:
@@ -408,6 +411,11 @@ def run_indexer_loop(
                 logger.exception("search indexer failed; retrying")
                 stop.wait(min(30.0, interval * 2**failures))
                 continue
+            if after_apply is not None:
+                try:
+                    after_apply()
+                except Exception:
+                    logger.exception("after the indexer's pass: failed; tried again next pass")
             if report.rows == 0 and not report.rebuilt:
                 stop.wait(interval)
     finally:

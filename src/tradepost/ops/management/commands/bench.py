@@ -74,6 +74,7 @@ class Command(BaseCommand):
                 "faults",
                 "hydration",
                 "duplicates",
+                "alerts",
             ],
             help="What to benchmark.",
         )
@@ -88,7 +89,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--sets",
             default="zh,en,en_distractors",
-            help="relevance: the judged sets to measure (comma-separated).",
+            help="relevance, alerts: the judged sets to measure (comma-separated).",
         )
         parser.add_argument(
             "--data-dir", type=Path, default=None, help="relevance: the shared data folder."
@@ -142,6 +143,7 @@ class Command(BaseCommand):
         targets = {
             "search": self.search,
             "relevance": self.relevance,
+            "alerts": self.alerts,
             "translation": self.translation,
             "load": self.load,
             "faults": self.faults,
@@ -391,6 +393,38 @@ class Command(BaseCommand):
             results,
             started=started_at,
             seconds=seconds,
+            results_dir=options["results_dir"] or bench.RESULTS_DIR,
+        )
+        self.stdout.write(f"Written {json_path} and {md_path}")
+
+    def alerts(self, options: dict[str, Any]) -> None:
+        """Trade alerts on the judged sets: alert recall and noise beside plain BM25 with
+        its best single threshold (`bench/alerts_bench.py`)."""
+        bench = bench_module("alerts_bench")
+        relevance = bench_module("relevance_bench")
+        data_dir = options["data_dir"] or relevance.DEFAULT_DATA_DIR
+        if not relevance.available(data_dir):
+            raise CommandError(f"The judged sets are not here: {data_dir / 'relevance'}")
+        names = [n.strip() for n in options["sets"].split(",") if n.strip()]
+        unknown = [n for n in names if n not in bench.SETS]
+        if unknown:
+            raise CommandError(f"Unknown sets: {', '.join(unknown)} (known: {bench.SETS})")
+        executor = MigrationExecutor(connection)
+        if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+            call_command("migrate", verbosity=0)
+        started_at = bench_module().now_stamp()
+        results = []
+        for name in names:
+            judged = relevance.load_set(name, data_dir, options["split"])
+            try:
+                results.append(bench.measure_quality(judged, say=self.say))
+            except RuntimeError as exc:
+                raise CommandError(str(exc)) from exc
+        self.stdout.write(bench.markdown(results, started=started_at, split=options["split"]))
+        json_path, md_path = bench.write_report(
+            results,
+            started=started_at,
+            split=options["split"],
             results_dir=options["results_dir"] or bench.RESULTS_DIR,
         )
         self.stdout.write(f"Written {json_path} and {md_path}")

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from tradepost.alerts.percolation import percolate
 from tradepost.core.database import ensure_planner_statistics
 from tradepost.ops.periodic import run_due_jobs, run_periodic_jobs
 from tradepost.search.index import beat
@@ -41,6 +42,12 @@ def run_task_worker(*, batch: bool = False) -> None:
     )
 
 
+def _indexer_and_percolator(stop: threading.Event) -> None:
+    """The indexer loop, matching what each batch brought in against the saved searches
+    (`alerts.percolation`) right after it is applied."""
+    run_indexer_loop(stop, after_apply=percolate)
+
+
 class Command(BaseCommand):
     help = (
         "Run the background worker: queued tasks (emails and other side effects) and the "
@@ -60,6 +67,7 @@ class Command(BaseCommand):
         if options["batch"]:
             if not options["no_indexer"]:
                 apply_outbox()
+                percolate()
             run_due_jobs({}, time.monotonic())
             run_task_worker(batch=True)
             return
@@ -70,7 +78,10 @@ class Command(BaseCommand):
         stop = threading.Event()
         loops = [(run_heartbeat, "heartbeat")]
         if not options["no_indexer"]:
-            loops += [(run_indexer_loop, "search-indexer"), (run_periodic_jobs, "periodic-jobs")]
+            loops += [
+                (_indexer_and_percolator, "search-indexer"),
+                (run_periodic_jobs, "periodic-jobs"),
+            ]
         threads = [
             threading.Thread(target=loop, args=(stop,), name=name, daemon=True)
             for loop, name in loops

@@ -174,10 +174,10 @@ def service_alerted(
     from tradepost.catalog.machine_texts import products_translate
     from tradepost.catalog.models import Category, Product, ProductStatus
     from tradepost.companies.models import Company
-    from tradepost.search.alerting import saved_keys
     from tradepost.search.indexer import apply_outbox, rebuild_now
     from tradepost.search.models import IndexOutbox
     from tradepost.search.outbox import record_changes
+    from tradepost.search.sketches import sketch_of
 
     others = Product.objects.filter(status=ProductStatus.PUBLISHED).exclude(
         company__slug=rb.COMPANY_SLUG
@@ -215,7 +215,7 @@ def service_alerted(
                 params={},
                 language=language,
                 frequency="daily",
-                keys=sorted(saved_keys("product", query[:200])),
+                keys=sketch_of(query[:200]),
             )
             for query, _relevant in judged.queries
         ]

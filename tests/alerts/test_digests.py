@@ -101,3 +101,26 @@ def test_a_closed_account_stops_receiving_without_errors(matched):
     assert mail.outbox == []
     assert SavedSearch.objects.get(pk=alert.pk).paused
     assert digests_send_due() == 0
+
+
+def test_as_it_happens_is_sent_right_after_matching_and_daily_waits_for_the_timer():
+    from tradepost.alerts.digests import percolate_and_send
+
+    category = named_category("Drinkware", "饮具", "飲具")
+    supplier = make_company(legal_name="Ningbo Cups Co", country="CN", original_language="zh-hans")
+    index(make_product(company=supplier, category=category, slug="old", title="旧款玻璃杯"))
+    now_buyer, _c1 = make_trader(country="DE", slug="instant-buyer")
+    daily_buyer, _c2 = make_trader(country="DE", slug="daily-buyer")
+    saved_search_create(actor=now_buyer, kind="product", query="保温杯", frequency="instant")
+    saved_search_create(actor=daily_buyer, kind="product", query="保温杯", frequency="daily")
+    mail.outbox.clear()
+    index(make_product(company=supplier, category=category, slug="f1", title="真空保温杯"))
+
+    report = percolate_and_send()
+
+    assert report.matches == 2
+    assert [email.to for email in mail.outbox] == [[now_buyer.email]]
+    # A second match within the hour is bundled into the next digest, not sent at once.
+    index(make_product(company=supplier, category=category, slug="f2", title="保温杯 大容量"))
+    percolate_and_send()
+    assert len(mail.outbox) == 1

@@ -39,6 +39,7 @@ from tradepost.alerts.models import (
     Frequency,
     SavedSearch,
 )
+from tradepost.alerts.percolation import PercolationReport, percolate
 from tradepost.alerts.selectors import search_path, visible_items
 from tradepost.alerts.services import unsubscribe_token
 from tradepost.core.events import EventType, emit
@@ -51,49 +52,81 @@ from tradepost.notify.tasks import deliver_email
 logger = logging.getLogger(__name__)
 
 #: The least time between two digests of one alert, by frequency.
-SPACING = {
+SPACING: dict[str, timedelta] = {
     Frequency.INSTANT: timedelta(hours=1),
     Frequency.DAILY: timedelta(days=1),
     Frequency.WEEKLY: timedelta(days=7),
 }
 #: Listings shown in one email (the rest are on the alert's page, one click away).
 MAX_CARDS = 20
-#: Alerts handled in one run (the next run, a minute later, takes the rest).
+#: Alerts read in one query (a run takes them all, a chunk at a time).
 MAX_ALERTS_PER_RUN = 2000
 
 
-def due_alert_ids(now: datetime, limit: int = MAX_ALERTS_PER_RUN) -> list[int]:
-    """Alerts with unsent matches whose frequency allows a digest now."""
+def due_alert_ids(
+    now: datetime,
+    limit: int = MAX_ALERTS_PER_RUN,
+    *,
+    among: set[int] | None = None,
+    frequencies: tuple[str, ...] = tuple(SPACING),
+    after: int = 0,
+) -> list[int]:
+    """Alerts (with ids above `after`, among `among` when given) with unsent matches whose
+    frequency allows a digest now, in id order."""
     unsent = AlertMatch.objects.filter(alert=OuterRef("pk"), digest__isnull=True)
     spacing = Q()
-    for frequency, gap in SPACING.items():
+    for frequency in frequencies:
         spacing |= Q(frequency=frequency) & (
-            Q(last_sent_at__isnull=True) | Q(last_sent_at__lte=now - gap)
+            Q(last_sent_at__isnull=True) | Q(last_sent_at__lte=now - SPACING[frequency])
         )
-    return list(
-        SavedSearch.objects.filter(spacing, Exists(unsent), paused=False)
-        .order_by("pk")
-        .values_list("pk", flat=True)[:limit]
-    )
+    rows = SavedSearch.objects.filter(spacing, Exists(unsent), paused=False, pk__gt=after)
+    if among is not None:
+        rows = rows.filter(pk__in=sorted(among))
+    return list(rows.order_by("pk").values_list("pk", flat=True)[:limit])
+
+
+def percolate_and_send() -> PercolationReport:
+    """What the worker does after each pass of the indexer: match what the index took in
+    against the saved searches, then send at once the digests of "as it happens" alerts
+    that got matches and are due (the others wait for the timer)."""
+    report = percolate()
+    if report.alerts:
+        now = timezone.now()
+        for alert_id in due_alert_ids(now, among=report.alerts, frequencies=(Frequency.INSTANT,)):
+            digest = digest_make(alert_id, now=now)
+            if digest is not None:
+                digest_send(digest.pk)
+    return report
 
 
 def digests_send_due(*, now: datetime | None = None) -> int:
     """Make and send the digests that are due (and any left pending by a stopped worker);
     returns the number of emails sent."""
     now = now or timezone.now()
-    for alert_id in due_alert_ids(now):
-        try:
-            digest_make(alert_id, now=now)
-        except Exception:  # one bad alert must not stop the others
-            logger.exception("could not make the digest of alert %s", alert_id)
+    after = 0
+    while due := due_alert_ids(now, after=after):
+        for alert_id in due:
+            try:
+                digest_make(alert_id, now=now)
+            except Exception:  # one bad alert must not stop the others
+                logger.exception("could not make the digest of alert %s", alert_id)
+        after = due[-1]
     sent = 0
-    pending = AlertDigest.objects.filter(status=DigestStatus.PENDING).order_by("pk")
-    for digest_id in pending.values_list("pk", flat=True)[:MAX_ALERTS_PER_RUN]:
-        try:
-            sent += int(digest_send(digest_id))
-        except Exception:
-            logger.exception("could not send alert digest %s", digest_id)
-    return sent
+    after = 0
+    while True:
+        pending = list(
+            AlertDigest.objects.filter(status=DigestStatus.PENDING, pk__gt=after)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:MAX_ALERTS_PER_RUN]
+        )
+        if not pending:
+            return sent
+        for digest_id in pending:
+            try:
+                sent += int(digest_send(digest_id))
+            except Exception:
+                logger.exception("could not send alert digest %s", digest_id)
+        after = pending[-1]
 
 
 def digest_make(alert_id: int, *, now: datetime) -> AlertDigest | None:

@@ -42,8 +42,8 @@ class SavedSearch(models.Model):
         _("how often"), max_length=10, choices=Frequency.choices, default=Frequency.DAILY
     )
     paused = models.BooleanField(_("paused"), default=False)
-    #: The tokens a document must hold one of to match (`search.alerting.saved_keys`).
-    keys = models.JSONField(_("match keys"), default=list, blank=True)
+    #: The words as the percolator reads them (`search.sketches.sketch_of`).
+    keys = models.JSONField(_("match sketch"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True, db_index=True)
     #: When the last digest of this alert was sent (None: never).

@@ -22,11 +22,12 @@ search itself shows.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -36,12 +37,7 @@ from django.utils import timezone
 
 from tradepost.alerts.models import AlertKind, AlertMatch, PercolationCursor, SavedSearch
 from tradepost.search import documents
-from tradepost.search.alerting import (
-    SavedQuery,
-    clearly_matches,
-    compile_saved,
-    document_tokens,
-)
+from tradepost.search.alerting import ShownQuery, compile_shown, shown_now
 from tradepost.search.documents import CategoryTree
 from tradepost.search.index import (
     Shared,
@@ -53,15 +49,31 @@ from tradepost.search.index import (
     snapshot,
 )
 from tradepost.search.models import IndexOutbox, OutboxKind
+from tradepost.search.sketches import (
+    DocumentTokens,
+    clear_by_tokens,
+    count_kind,
+    count_units,
+    is_wordless,
+    keyed_bits,
+    may_be_clear,
+    registry_keys,
+    weight,
+)
 
 logger = logging.getLogger(__name__)
 
 #: Outbox rows read in one go.
 BATCH_SIZE = 500
-#: Compiled saved searches kept in this process (each holds its tantivy queries).
+#: Saved searches kept compiled in this process (each holds its tantivy queries), for the
+#: "shown now" check of the candidates that passed the clear-match rule.
 COMPILED_CACHE_SIZE = 20_000
-#: A compiled search's unit weights are measured again after this long.
-COMPILED_TTL_SECONDS = 3600.0
+#: A unit's weight (how many documents hold it) is measured again after this long.
+WEIGHT_TTL_SECONDS = 3600.0
+#: Units whose weight is kept.
+WEIGHT_CACHE_SIZE = 500_000
+#: The alerts of a kind are keyed again when its number of documents moved by this share.
+REKEY_SHARE = 0.25
 
 _OUTBOX_KINDS: dict[str, str] = {
     OutboxKind.PRODUCT: AlertKind.PRODUCT,
@@ -69,76 +81,111 @@ _OUTBOX_KINDS: dict[str, str] = {
     OutboxKind.COMPANY: AlertKind.COMPANY,
 }
 
-#: The text fields a document names itself with (the clear-match rule's fields).
-_NAMING_FIELDS = (
-    "title_words",
-    "title_grams",
-    "extra_words",
-    "machine_words",
-    "name_words",
-    "name_grams",
-    "cproducts_words",
-)
-
 
 @dataclass
 class _Entry:
+    pk: int
     kind: str
     created_us: int
-    version: datetime
+    sketch: dict[str, Any]
+    #: Each unit's key in the weight cache (made once).
+    unit_keys: list[tuple[str, str]] = field(default_factory=list)
+    #: (when measured, the documents of its kind then, the units' weights), or None.
+    weights: tuple[float, int, list[float]] | None = None
+    #: The bits of the units that have keys in the registry (`sketches.keyed_bits`).
+    keyed: int = 0
+
+
+WeightsOf = Callable[["_Entry"], list[float]]
 
 
 @dataclass
 class Registry:
-    """Every active saved search, by the tokens that can make a document match it."""
+    """Every active saved search, by the keys that can make a document match it
+    (`sketches.registry_keys`, with the units' weights: the least specific units left out)."""
 
     entries: dict[int, _Entry] = field(default_factory=dict)
-    by_key: dict[str, dict[str, set[int]]] = field(
-        default_factory=lambda: defaultdict(lambda: defaultdict(set))
+    #: kind -> key -> {alert id: the bits of what the key may mean for that alert}.
+    by_key: dict[str, dict[str, dict[int, int]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(dict))
     )
     wordless: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
+    #: Kinds with at least one key made of a pair of Chinese characters.
+    pairs: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    keys_of: dict[int, list[str]] = field(default_factory=dict)
     seen_until: datetime | None = None
 
-    def refresh(self) -> None:
+    def refresh(self, weights_of: WeightsOf | None = None) -> None:
         """Take in the alerts saved or changed since the last look (a deleted one stays
-        until the next full load; `_active` drops it before it is tested)."""
+        until the next full load; `Percolator.match` drops it before it is tested)."""
         rows = SavedSearch.objects.order_by("updated_at")
         if self.seen_until is not None:
             rows = rows.filter(updated_at__gte=self.seen_until)
-        for pk, kind, keys, paused, created_at, updated_at in rows.values_list(
+        for pk, kind, sketch, paused, created_at, updated_at in rows.values_list(
             "pk", "kind", "keys", "paused", "created_at", "updated_at"
         ).iterator(chunk_size=5000):
             self._forget(pk)
-            if not paused:
-                self._add(pk, kind, keys or [], created_at, updated_at)
+            if not paused and isinstance(sketch, dict):
+                entry = _Entry(
+                    pk,
+                    kind,
+                    _us(created_at),
+                    sketch,
+                    [
+                        (kind, json.dumps(unit, ensure_ascii=False, separators=(",", ":")))
+                        for unit in sketch.get("u", [])
+                    ],
+                )
+                self.entries[pk] = entry
+                self.key(pk, weights_of(entry) if weights_of is not None else None)
             self.seen_until = updated_at
 
     def _forget(self, pk: int) -> None:
         entry = self.entries.pop(pk, None)
-        if entry is None:
-            return
+        if entry is not None:
+            self._unkey(pk, entry)
+
+    def _unkey(self, pk: int, entry: _Entry) -> None:
         self.wordless[entry.kind].discard(pk)
-        for ids in self.by_key[entry.kind].values():
-            ids.discard(pk)
+        index = self.by_key[entry.kind]
+        for key in self.keys_of.pop(pk, []):
+            index[key].pop(pk, None)
+            if key.startswith("p:"):
+                self.pairs[entry.kind] -= 1
 
-    def _add(
-        self, pk: int, kind: str, keys: list[str], created_at: datetime, version: datetime
-    ) -> None:
-        self.entries[pk] = _Entry(kind, _us(created_at), version)
+    def key(self, pk: int, weights: list[float] | None) -> None:
+        """(Re)file an alert under its keys, chosen with these weights of its units."""
+        entry = self.entries[pk]
+        self._unkey(pk, entry)
+        keys = registry_keys(entry.sketch, weights)
+        entry.keyed = keyed_bits(weights, len(entry.sketch.get("u", [])))
         if not keys:
-            self.wordless[kind].add(pk)
-        index = self.by_key[kind]
-        for key in keys:
-            index[key].add(pk)
+            self.wordless[entry.kind].add(pk)
+        index = self.by_key[entry.kind]
+        for key, bits in keys.items():
+            index[key][pk] = bits
+            if key.startswith("p:"):
+                self.pairs[entry.kind] += 1
+        self.keys_of[pk] = list(keys)
 
-    def candidates(self, kind: str, tokens: Iterable[str]) -> set[int]:
+    def candidates(self, kind: str, document: DocumentTokens) -> dict[int, int]:
+        """The alerts this document holds a key of, each with the bits of the keys held
+        (alerts without words: every document, with every bit)."""
         index = self.by_key.get(kind, {})
-        found: set[int] = set(self.wordless.get(kind, ()))
-        for token in tokens:
-            ids = index.get(token)
-            if ids:
-                found.update(ids)
+        found: dict[int, int] = dict.fromkeys(self.wordless.get(kind, ()), -1)
+        for key in document.keys(with_pairs=self.pairs.get(kind, 0) > 0):
+            held = index.get(key)
+            if held:
+                for alert_id, bits in held.items():
+                    found[alert_id] = found.get(alert_id, 0) | bits
         return found
+
+
+def _still(measured_at: float, documents_then: int, now: float, documents: int) -> bool:
+    """Whether a measure made at `measured_at` over `documents_then` documents still holds."""
+    if now - measured_at > WEIGHT_TTL_SECONDS:
+        return False
+    return abs(documents - documents_then) <= 0.1 * documents_then
 
 
 def _us(moment: datetime) -> int:
@@ -146,40 +193,130 @@ def _us(moment: datetime) -> int:
 
 
 class Percolator:
-    """One process's percolator: its registry of saved searches and compiled queries."""
+    """One process's percolator: its registry of saved searches, the weights of their
+    units and the compiled queries of the alerts that matched lately."""
 
     def __init__(self) -> None:
         self.registry = Registry()
-        self.compiled: OrderedDict[int, tuple[datetime, float, SavedQuery]] = OrderedDict()
+        self.compiled: OrderedDict[int, tuple[datetime, float, ShownQuery]] = OrderedDict()
+        self.weights: OrderedDict[tuple[str, str], tuple[float, int, int]] = OrderedDict()
+        self.documents: dict[str, tuple[int, int]] = {}
         self.lock = threading.Lock()
+        self.snap: Snapshot | None = None
+        #: kind -> its number of documents when its alerts were last keyed.
+        self.keyed: dict[str, int] = {}
+        self.rekeyed = 0
 
-    def compiled_query(self, alert: SavedSearch, snap: Snapshot) -> SavedQuery:
+    def refresh(self) -> None:
+        """Take in new and changed alerts, their keys chosen with their units' weights; and
+        when the number of documents of a kind moved by more than a tenth since its alerts
+        were keyed, key them all again (their weights moved: a unit left out of the keys as
+        common may not be any more)."""
+        self.snap = snap = snapshot()
+        self.registry.refresh(self.entry_weights)
+        for kind in {entry.kind for entry in self.registry.entries.values()}:
+            documents = self._documents(kind, snap)
+            keyed = self.keyed.get(kind)
+            if keyed is not None and abs(documents - keyed) <= REKEY_SHARE * keyed:
+                continue
+            for pk, entry in self.registry.entries.items():
+                if entry.kind == kind:
+                    self.registry.key(pk, self.known_weights(entry, documents))
+            self.keyed[kind] = documents
+            self.rekeyed += 1
+
+    def _documents(self, kind: str, snap: Snapshot) -> int:
+        """How many documents of `kind` this snapshot holds (the weights' N: counted on the
+        same snapshot as the units, or the weights are skewed)."""
+        cached = self.documents.get(kind)
+        if cached is not None and cached[0] == snap.generation:
+            return cached[1]
+        count = count_kind(kind, snap)
+        self.documents[kind] = (snap.generation, count)
+        return count
+
+    def known_weights(self, entry: _Entry, documents: int) -> list[float] | None:
+        """The units' weights from the counts already made (None when a unit was never
+        counted: its keys are then all filed), for keying many alerts at once."""
+        weights = []
+        for key in entry.unit_keys:
+            cached = self.weights.get(key)
+            if cached is None:
+                return None
+            weights.append(weight(cached[2], documents))
+        return weights
+
+    def entry_weights(self, entry: _Entry) -> list[float]:
+        """Each unit's specificity now: measured again after an hour, or sooner when the
+        number of documents of its kind moved by more than a tenth (a young marketplace)."""
+        now = time.monotonic()
+        snap = self.snap or snapshot()
+        documents = self._documents(entry.kind, snap)
+        if entry.weights is not None and _still(entry.weights[0], entry.weights[1], now, documents):
+            return entry.weights[2]
+        weights = []
+        for key, (_unit, ways) in zip(entry.unit_keys, entry.sketch.get("u", []), strict=True):
+            cached = self.weights.get(key)
+            if cached is None or not _still(cached[0], cached[1], now, documents):
+                cached = (now, documents, count_units(entry.kind, ways, snap))
+                self.weights[key] = cached
+                while len(self.weights) > WEIGHT_CACHE_SIZE:
+                    self.weights.popitem(last=False)
+            weights.append(weight(cached[2], documents))
+        measured_before = entry.weights is not None
+        entry.weights = (now, documents, weights)
+        if measured_before and entry.pk in self.registry.entries:
+            self.registry.key(entry.pk, weights)  # measured again: its keys may change
+        return weights
+
+    def compiled_query(self, alert: SavedSearch, snap: Snapshot) -> ShownQuery:
         now = time.monotonic()
         cached = self.compiled.get(alert.pk)
         if (
             cached is not None
             and cached[0] == alert.updated_at
-            and now - cached[1] < COMPILED_TTL_SECONDS
+            and now - cached[1] < WEIGHT_TTL_SECONDS
         ):
             self.compiled.move_to_end(alert.pk)
             return cached[2]
-        saved = compile_saved(alert.kind, alert.query, alert.params or {}, snap)
-        self.compiled[alert.pk] = (alert.updated_at, now, saved)
+        shown = compile_shown(alert.kind, alert.query, alert.params or {}, snap)
+        self.compiled[alert.pk] = (alert.updated_at, now, shown)
         while len(self.compiled) > COMPILED_CACHE_SIZE:
             self.compiled.popitem(last=False)
-        return saved
+        return shown
+
+    def clear_candidates(
+        self, kind: str, document: DocumentTokens, published_us: int, snap: Snapshot
+    ) -> list[int]:
+        """The alerts this document matches clearly (the rule on its tokens)."""
+        self.snap = snap
+        found = []
+        entries = self.registry.entries
+        for alert_id, bits in self.registry.candidates(kind, document).items():
+            entry = entries.get(alert_id)
+            if entry is None or published_us < entry.created_us:
+                continue
+            if is_wordless(entry.sketch):
+                found.append(alert_id)
+                continue
+            weights = self.entry_weights(entry)
+            if may_be_clear(weights, bits, entry.keyed) and clear_by_tokens(
+                entry.sketch, weights, document
+            ):
+                found.append(alert_id)
+        return found
 
     def match(
-        self, kind: str, tokens_by_id: dict[int, set[str]], published_us: dict[int, int]
+        self, kind: str, documents: dict[int, DocumentTokens], published_us: dict[int, int]
     ) -> list[tuple[int, int]]:
-        """(alert id, document id) for each clear match among these documents."""
+        """(alert id, document id) for each clear match among these documents that the
+        alert's search, run now, shows."""
         snap = snapshot()
         wanted: dict[int, set[int]] = {}
-        for object_id, tokens in tokens_by_id.items():
-            for alert_id in self.registry.candidates(kind, tokens):
-                entry = self.registry.entries.get(alert_id)
-                if entry is None or published_us.get(object_id, 0) < entry.created_us:
-                    continue
+        for object_id, document in documents.items():
+            for alert_id in self.clear_candidates(
+                kind, document, published_us.get(object_id, 0), snap
+            ):
                 wanted.setdefault(alert_id, set()).add(object_id)
         if not wanted:
             return []
@@ -194,9 +331,9 @@ class Percolator:
             alert = alerts.get(alert_id)
             if alert is None:
                 continue
-            saved = self.compiled_query(alert, snap)
+            shown = self.compiled_query(alert, snap)
             for object_id in sorted(object_ids):
-                if clearly_matches(saved, object_id, snap):
+                if shown_now(shown, object_id, snap):
                     found.append((alert_id, object_id))
         return found
 
@@ -214,41 +351,35 @@ def percolator() -> Percolator:
 
 
 def forget_percolator() -> None:
-    """Drop this process's registry and compiled queries (tests; a restore)."""
+    """Drop this process's registry, weights and compiled queries (tests; a restore)."""
     global _percolator
     with _percolator_lock:
         _percolator = None
 
 
-def _tokens(fields: dict[str, Any]) -> set[str]:
-    return document_tokens({name: fields.get(name) for name in _NAMING_FIELDS if name in fields})
-
-
-def document_texts(kind: str, ids: list[int]) -> tuple[dict[int, set[str]], dict[int, int]]:
+def document_texts(kind: str, ids: list[int]) -> tuple[dict[int, DocumentTokens], dict[int, int]]:
     """The naming tokens and publication time (microseconds) of the documents of `kind`
     that are searchable now, by id (built as the indexer builds them)."""
-    tokens: dict[int, set[str]] = {}
+    tokens: dict[int, DocumentTokens] = {}
     published: dict[int, int] = {}
     if not ids:
         return tokens, published
-    if kind == AlertKind.COMPANY:
-        for pk, record in documents.load_companies(ids).items():
-            fields = company_fields(record)
-            tokens[pk] = _tokens(fields)
-            published[pk] = int(fields.get("published_us") or _us(timezone.now()))
-        return tokens, published
-    shared = Shared(CategoryTree.load())
     built: list[dict[str, Any]]
-    if kind == AlertKind.PRODUCT:
-        products = documents.load_published_products(ids)
-        built = [product_fields(record, shared) for record in products.values()]
+    if kind == AlertKind.COMPANY:
+        built = [company_fields(record) for record in documents.load_companies(ids).values()]
     else:
-        requests = documents.load_open_requests(ids)
-        built = [request_fields(record, shared) for record in requests.values()]
+        shared = Shared(CategoryTree.load())
+        if kind == AlertKind.PRODUCT:
+            products = documents.load_published_products(ids)
+            built = [product_fields(record, shared) for record in products.values()]
+        else:
+            requests = documents.load_open_requests(ids)
+            built = [request_fields(record, shared) for record in requests.values()]
+    now_us = _us(timezone.now())
     for fields in built:
         pk = int(fields["id"])
-        tokens[pk] = _tokens(fields)
-        published[pk] = int(fields.get("published_us") or 0)
+        tokens[pk] = DocumentTokens.from_fields(kind, fields)
+        published[pk] = int(fields.get("published_us") or now_us)
     return tokens, published
 
 
@@ -257,6 +388,8 @@ class PercolationReport:
     rows: int = 0
     documents: int = 0
     matches: int = 0
+    #: The alerts that got new matches.
+    alerts: set[int] = field(default_factory=set)
 
 
 def percolate(*, batch_size: int = BATCH_SIZE, max_batches: int | None = None) -> PercolationReport:
@@ -285,7 +418,7 @@ def percolate(*, batch_size: int = BATCH_SIZE, max_batches: int | None = None) -
                 .values_list("pk", "kind", "object_id")[:batch_size]
             )
             new_position = rows[-1][0] if len(rows) == batch_size else upto
-            engine.registry.refresh()
+            engine.refresh()
             found: list[tuple[int, int]] = []
             by_kind: dict[str, set[int]] = defaultdict(set)
             for _pk, kind, object_id in rows:
@@ -295,7 +428,9 @@ def percolate(*, batch_size: int = BATCH_SIZE, max_batches: int | None = None) -
                 report.documents += len(tokens)
                 for alert_id, object_id in engine.match(kind, tokens, published):
                     found.append((alert_id, object_id))
-            report.matches += _record(found, position, new_position)
+            recorded = _record(found, position, new_position)
+            report.matches += len(recorded)
+            report.alerts.update(alert_id for alert_id, _object_id in recorded)
             report.rows += len(rows)
             batches += 1
             if len(rows) < batch_size:
@@ -303,16 +438,17 @@ def percolate(*, batch_size: int = BATCH_SIZE, max_batches: int | None = None) -
     return report
 
 
-def _record(found: list[tuple[int, int]], old: int, new: int) -> int:
+def _record(found: list[tuple[int, int]], old: int, new: int) -> list[tuple[int, int]]:
     """Store the matches and move the position from `old` to `new`, in one transaction
-    (nothing when another percolator moved it meanwhile: it recorded the same)."""
+    (nothing when another percolator moved it meanwhile: it recorded the same); the pairs
+    recorded."""
     now = timezone.now()
     with transaction.atomic():
         cursor = PercolationCursor.objects.select_for_update().order_by("pk").first()
         if cursor is None:
             cursor = PercolationCursor.objects.create(position=0)
         if cursor.position != old:
-            return 0
+            return []
         existing = set(
             AlertMatch.objects.filter(
                 alert_id__in={a for a, _o in found}, object_id__in={o for _a, o in found}
@@ -331,4 +467,4 @@ def _record(found: list[tuple[int, int]], old: int, new: int) -> int:
             ignore_conflicts=True,
         )
         PercolationCursor.objects.filter(pk=cursor.pk).update(position=new)
-    return len([pair for pair in fresh if pair[0] in live])
+    return [pair for pair in fresh if pair[0] in live]

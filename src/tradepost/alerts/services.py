@@ -17,8 +17,9 @@ from tradepost.companies.actors import actor_for
 from tradepost.core.cleaning import FieldErrors, FieldInvalid, clean_choice, clean_flag, clean_text
 from tradepost.core.languages import UI_LANGUAGES, normalise_ui_language
 from tradepost.membership.selectors import benefit
-from tradepost.search.alerting import FILTER_PARAMS, saved_keys
+from tradepost.search.alerting import FILTER_PARAMS
 from tradepost.search.filters import param_values
+from tradepost.search.sketches import sketch_of
 
 #: The longest saved query (the search box's own limit).
 MAX_QUERY_CHARS = 200
@@ -183,7 +184,7 @@ def saved_search_create(*, actor: Any, **fields: Unpack[AlertFields]) -> SavedSe
     alert = SavedSearch(
         company=company,
         user=actor.user,
-        keys=sorted(saved_keys(cleaned["kind"], cleaned["query"])),
+        keys=sketch_of(cleaned["query"]),
         **cleaned,
     )
     alert.save()
@@ -212,7 +213,7 @@ def saved_search_update(
             _("Enter words to look for, or choose at least one filter."),
             field="query",
         )
-    locked.keys = sorted(saved_keys(locked.kind, locked.query))
+    locked.keys = sketch_of(locked.query)
     locked.save()
     return locked
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,9 +21,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tradepost.accounts.models import User
+from tradepost.alerts.models import AlertKind, Frequency, SavedSearch
 from tradepost.catalog.duplicate_listings import fingerprints_store_published
 from tradepost.catalog.machine_texts import translate_in_background
 from tradepost.catalog.models import (
+    Category,
     Product,
     ProductImage,
     ProductStatus,
@@ -66,6 +69,7 @@ from tradepost.notify.models import Notification, NotificationKind
 from tradepost.reviews.models import Review
 from tradepost.reviews.services import PastReview, reviews_record_history
 from tradepost.search.outbox import OutboxKind, record_changes
+from tradepost.search.sketches import sketch_of
 from tradepost.sourcing.machine_texts import translate_open_requests_in_background
 from tradepost.sourcing.models import (
     BuyingRequest,
@@ -254,7 +258,42 @@ def _write(plan: DemoPlan, pictures: dict[str, StoredPicture], requests: list[Re
     _write_reviews(plan, demo_buyer=companies[DEMO_BUYER], operator=owners[operator.email], now=now)
     periods = _write_memberships(plan, companies=companies, operator=owners[operator.email])
     _write_showcases(companies=companies, people=people, product_rows=product_rows)
+    _write_alerts(plan, company=companies[DEMO_BUYER], user=people[DEMO_BUYER], now=now)
     return periods
+
+
+#: The demo buyer's trade alerts were saved this long ago, so listings published since
+#: reach them once the worker has indexed and percolated the demo (ADR 0037).
+ALERTS_SAVED_DAYS_AGO = 7
+
+
+def _write_alerts(plan: DemoPlan, *, company: Company, user: User, now: datetime) -> None:
+    """A few trade alerts of the demo buyer: the English names of the categories with the
+    most listings published since the alerts were saved (one with a country filter), so a
+    newcomer finds matches on the alerts page after the first minute of `make run`."""
+    since = ALERTS_SAVED_DAYS_AGO * 24 * 60
+    recent = Counter(
+        item.category_id for item in plan.products if item.published_minutes_ago < since
+    )
+    names = dict(Category.objects.filter(pk__in=list(recent)).values_list("pk", "name_en"))
+    chosen = [pk for pk, _count in recent.most_common() if names.get(pk)][:3]
+    alerts = [
+        SavedSearch(
+            company=company,
+            user=user,
+            kind=AlertKind.PRODUCT,
+            query=names[pk].lower(),
+            params={"country": ["CN"]} if position == 2 else {},
+            language="en",
+            frequency=Frequency.DAILY,
+            keys=sketch_of(names[pk].lower()),
+        )
+        for position, pk in enumerate(chosen)
+    ]
+    SavedSearch.objects.bulk_create(alerts)
+    SavedSearch.objects.filter(company=company).update(
+        created_at=now - timedelta(days=ALERTS_SAVED_DAYS_AGO)
+    )
 
 
 def _write_reviews(plan: DemoPlan, *, demo_buyer: Company, operator: User, now: datetime) -> None:

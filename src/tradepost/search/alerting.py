@@ -19,18 +19,17 @@ Spelling variants never make a match clear: a misspelt word weighs like a word n
 holds. The constants were chosen on the judged real queries of `../shared/data/relevance/`
 (`tradepost bench alerts`).
 
-Candidates: `SavedQuery.keys` are the tokens a document must hold at least one of to match
-(each unit's words, the bigrams of its Chinese words, its translations' tokens, and the
-query's Chinese characters); `document_tokens` gives a document's. The percolator
-(`tradepost.alerts.percolation`) looks up saved searches by these keys before asking
-`clearly_matches`.
+The rule is stated here on the index (`compile_saved`, `clearly_matches`: the reference the
+benchmark checks against) and decided at scale on token sets by `search.sketches`; whether a
+document is shown now is always asked of the index (`compile_shown`, `shown_now`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from tantivy import Query, Searcher
@@ -55,11 +54,11 @@ from tradepost.search.filters import (
     parse_product_filters,
     parse_request_filters,
 )
-from tradepost.search.highlight import is_cjk_token
 from tradepost.search.index import KIND_COMPANY, KIND_PRODUCT, KIND_REQUEST, Snapshot
 from tradepost.search.products import _product_filter_clauses
 from tradepost.search.querying import (
     NARROW,
+    WIDEN_BELOW,
     all_of,
     any_of,
     filter_clause,
@@ -69,12 +68,7 @@ from tradepost.search.querying import (
     widen,
 )
 from tradepost.search.requests import _request_filter_clauses
-
-#: A document matches clearly when the units it matches carry this share of the query's
-#: specificity...
-CLEAR_SHARE = 0.3
-#: ...or its title holds this share of the query's Chinese characters (three or more).
-CHARACTERS_CLEAR = 0.5
+from tradepost.search.sketches import CHARACTERS_CLEAR, CLEAR_SHARE
 
 #: The request parameters each kind of saved search keeps (the search page's filters).
 FILTER_PARAMS: dict[str, tuple[str, ...]] = {
@@ -131,21 +125,6 @@ def _category(filters: Any) -> list[int]:
     return [category_id] if category_id is not None else []
 
 
-def _bigrams(token: str) -> list[str]:
-    if len(token) < 2:
-        return [token]
-    return [token[i : i + 2] for i in range(len(token) - 1)]
-
-
-def _token_keys(token: str) -> set[str]:
-    """What a document holds when it holds `token`: the word, and for a Chinese word its
-    bigrams (a word is also matched by its grams)."""
-    keys = {token}
-    if is_cjk_token(token):
-        keys.update(_bigrams(token))
-    return keys
-
-
 @dataclass
 class SavedQuery:
     """A saved search made ready to test documents against (`compile_saved`)."""
@@ -158,54 +137,11 @@ class SavedQuery:
     units: list[tuple[Query, float]]
     total_weight: float
     characters: Query | None
-    keys: frozenset[str]
 
     @property
     def matches_everything(self) -> bool:
         """A search without words: every new document of the kind within the filters."""
         return self.text.analyzed.is_empty
-
-
-def saved_keys(kind: str, query: str) -> frozenset[str]:
-    """The tokens a document must hold one of to match `query` (empty: a search without
-    words, which every document may match). Cheap: the analysis and the lexicon, no index."""
-    text = TextSearch(
-        kind=_KINDS[kind],
-        analyzed=_analyze(query),
-        expansion=_expand(query),
-        fuzzy={},
-    )
-    return _keys(text)
-
-
-def _analyze(query: str) -> Any:
-    from tradepost.search.analysis import analyze_query
-
-    return analyze_query(query)
-
-
-def _expand(query: str) -> Any:
-    from tradepost.search.engine import expand
-
-    return expand(query, _analyze(query))
-
-
-def _keys(text: TextSearch) -> frozenset[str]:
-    keys: set[str] = set()
-    words = usable(text.analyzed.words)
-    for word in words:
-        keys.update(_token_keys(word))
-    for unit, translations in text.expansion.translations.items():
-        del unit
-        for translation in translations:
-            for token in usable(translation.tokens):
-                keys.update(_token_keys(token))
-    for token in text.fuzzy:  # spelt differently: the typed word's own key stays
-        keys.add(token)
-    keys.update(g for g in usable(text.analyzed.grams) if len(g) == 1)
-    if not keys:
-        keys.update(usable(text.analyzed.grams))
-    return frozenset(keys)
 
 
 def _count(s: Searcher, query: Query) -> int:
@@ -254,7 +190,6 @@ def compile_saved(kind: str, query: str, params: Mapping[str, Any], snap: Snapsh
         units=weighed,
         total_weight=sum(weight for _clause, weight in weighed),
         characters=characters_clause,
-        keys=_keys(text),
     )
 
 
@@ -287,6 +222,43 @@ def clearly_matches(saved: SavedQuery, object_id: int, snap: Snapshot) -> bool:
     return _shown(saved, s, document)
 
 
+@dataclass
+class ShownQuery:
+    """What the results page would run for a saved search (`compile_shown`); its text
+    query at each breadth made once."""
+
+    kind: str
+    text: TextSearch
+    filters: list[Query]
+    unfiltered: list[Query] | None
+    made: dict[int, Query | None] = field(default_factory=dict)
+    #: When the search was last found to have WIDEN_BELOW candidates or more at the narrow
+    #: breadth (time.monotonic()): it does not widen, and counting it again is skipped for
+    #: BROAD_SECONDS (a broad search stays broad as listings are added).
+    broad_at: float | None = None
+    #: (snapshot generation, the breadth the page reaches on it).
+    breadth: tuple[int, int] | None = None
+
+    def scored(self, breadth: int) -> Query | None:
+        if breadth not in self.made:
+            self.made[breadth] = self.text.scored(breadth)
+        return self.made[breadth]
+
+
+def compile_shown(kind: str, query: str, params: Mapping[str, Any], snap: Snapshot) -> ShownQuery:
+    """The saved search as the results page runs it, ready for `shown_now`."""
+    text = TextSearch.prepare(query, _KINDS[kind], snap, common_terms=kind == KIND_PRODUCT)
+    filters = parse_filters(kind, params)
+    return ShownQuery(kind, text, _filter_clauses(kind, filters), _unfiltered(kind, filters))
+
+
+def shown_now(saved: ShownQuery, object_id: int, snap: Snapshot) -> bool:
+    """Whether the saved search, run now, shows the document `object_id` among its results."""
+    document = term("key", _key(saved.kind, object_id))
+    scored = saved.scored(_breadth(saved, snap))
+    return bool(_count(snap.searcher, combine([document, *saved.filters], scored)))
+
+
 def _clear(saved: SavedQuery, s: Searcher, within: list[Query]) -> bool:
     if saved.units and saved.total_weight > 0:
         shares = any_of([Query.const_score_query(c, w) for c, w in saved.units])
@@ -298,7 +270,11 @@ def _clear(saved: SavedQuery, s: Searcher, within: list[Query]) -> bool:
     return False
 
 
-def _shown(saved: SavedQuery, s: Searcher, document: Query) -> bool:
+#: How long a search found broad is taken to stay broad (see `ShownQuery.broad_at`).
+BROAD_SECONDS = 3600.0
+
+
+def _shown(saved: ShownQuery | SavedQuery, s: Searcher, document: Query) -> bool:
     """The page's breadths, as `engine.find` widens them, for this one document."""
     breadth = NARROW
     while True:
@@ -314,6 +290,32 @@ def _shown(saved: SavedQuery, s: Searcher, document: Query) -> bool:
         breadth = wider
 
 
+def _breadth(saved: ShownQuery, snap: Snapshot) -> int:
+    """The breadth the results page reaches for this search on this snapshot (`engine.find`:
+    widened while it finds few); its candidates there are exactly its results. Found once
+    per snapshot, and not counted again for an hour once the search was found broad."""
+    if saved.breadth is not None and saved.breadth[0] == snap.generation:
+        return saved.breadth[1]
+    s = snap.searcher
+    breadth = NARROW
+    broad = saved.broad_at is not None and time.monotonic() - saved.broad_at < BROAD_SECONDS
+    while not broad:
+        scored = saved.scored(breadth)
+        if scored is None:
+            break
+        total = text_total(
+            s, _count(s, combine(saved.filters, filter_clause(scored))), scored, saved.unfiltered
+        )
+        if breadth == NARROW and total >= WIDEN_BELOW:
+            saved.broad_at = time.monotonic()
+        wider = widen(breadth, total, saved.text.analyzed)
+        if wider is None:
+            break
+        breadth = wider
+    saved.breadth = (snap.generation, breadth)
+    return breadth
+
+
 def matching_documents(saved: SavedQuery, snap: Snapshot, limit: int) -> list[int]:
     """Every document (up to `limit`) the saved search clearly matches now, by id: the
     saved search run over the whole index (the benchmark's reference and the check that
@@ -322,17 +324,3 @@ def matching_documents(saved: SavedQuery, snap: Snapshot, limit: int) -> list[in
     found = s.search(combine(saved.filters, None), limit, False).hits
     ids = s.fast_field_values("id", [address for _score, address in found])
     return [int(i) for i in ids if i is not None and clearly_matches(saved, int(i), snap)]
-
-
-def document_tokens(fields: Mapping[str, Any]) -> set[str]:
-    """The tokens of a document's text fields (as `index.product_fields` and the others
-    build them: analysed tokens joined by spaces)."""
-    tokens: set[str] = set()
-    for name, value in fields.items():
-        if not (name.endswith("_words") or name.endswith("_grams")):
-            continue
-        values: Iterable[Any] = value if isinstance(value, list | tuple) else [value]
-        for text in values:
-            if isinstance(text, str):
-                tokens.update(text.split())
-    return tokens

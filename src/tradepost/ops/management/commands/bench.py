@@ -16,6 +16,7 @@ words left untranslated, beside the untranslated text and a plain gloss.
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 import time
 from pathlib import Path
@@ -96,6 +97,23 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--split", default="dev", help="relevance: which half of each set (file suffix)."
+        )
+        parser.add_argument(
+            "--scale",
+            action="store_true",
+            help="alerts: time percolation and digests at scale instead of the judged sets.",
+        )
+        parser.add_argument(
+            "--saved", type=int, default=100_000, help="alerts --scale: saved searches."
+        )
+        parser.add_argument(
+            "--titles", type=int, default=10_000, help="alerts --scale: new listings."
+        )
+        parser.add_argument(
+            "--recipients",
+            type=int,
+            default=100_000,
+            help="alerts --scale: people who get a digest.",
         )
         parser.add_argument(
             "--pairs",
@@ -400,6 +418,9 @@ class Command(BaseCommand):
     def alerts(self, options: dict[str, Any]) -> None:
         """Trade alerts on the judged sets: alert recall and noise beside plain BM25 with
         its best single threshold (`bench/alerts_bench.py`)."""
+        if options["scale"]:
+            self.alerts_scale(options)
+            return
         bench = bench_module("alerts_bench")
         relevance = bench_module("relevance_bench")
         data_dir = options["data_dir"] or relevance.DEFAULT_DATA_DIR
@@ -428,3 +449,32 @@ class Command(BaseCommand):
             results_dir=options["results_dir"] or bench.RESULTS_DIR,
         )
         self.stdout.write(f"Written {json_path} and {md_path}")
+
+    def alerts_scale(self, options: dict[str, Any]) -> None:
+        scale = bench_module("alerts_scale")
+        relevance = bench_module("relevance_bench")
+        data_dir = options["data_dir"] or relevance.DEFAULT_DATA_DIR
+        executor = MigrationExecutor(connection)
+        if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+            call_command("migrate", verbosity=0)
+        started_at = bench_module().now_stamp()
+        try:
+            result = scale.run(
+                data_dir,
+                saved=options["saved"],
+                titles=options["titles"],
+                recipients=min(options["recipients"], options["saved"]),
+                say=self.say,
+            )
+        except RuntimeError as exc:
+            raise CommandError(str(exc)) from exc
+        text = scale.markdown(result, started=started_at)
+        self.stdout.write(text)
+        results_dir = options["results_dir"] or relevance.RESULTS_DIR
+        results_dir.mkdir(parents=True, exist_ok=True)
+        stamp = started_at.replace("-", "").replace(":", "")[:15]
+        (results_dir / f"alerts-scale-{stamp}.json").write_text(
+            json.dumps({"started": started_at, **result}, indent=1), encoding="utf-8"
+        )
+        (results_dir / "alerts-scale-latest.md").write_text(text, encoding="utf-8")
+        self.stdout.write(f"Written {results_dir / 'alerts-scale-latest.md'}")

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from tradepost.alerts.percolation import percolate
+from tradepost.alerts.digests import percolate_and_send
 from tradepost.core.database import ensure_planner_statistics
 from tradepost.ops.periodic import run_due_jobs, run_periodic_jobs
 from tradepost.search.index import beat
@@ -44,8 +44,9 @@ def run_task_worker(*, batch: bool = False) -> None:
 
 def _indexer_and_percolator(stop: threading.Event) -> None:
     """The indexer loop, matching what each batch brought in against the saved searches
-    (`alerts.percolation`) right after it is applied."""
-    run_indexer_loop(stop, after_apply=percolate)
+    right after it is applied, and telling "as it happens" alerts at once
+    (`alerts.digests.percolate_and_send`)."""
+    run_indexer_loop(stop, after_apply=percolate_and_send)
 
 
 class Command(BaseCommand):
@@ -67,7 +68,7 @@ class Command(BaseCommand):
         if options["batch"]:
             if not options["no_indexer"]:
                 apply_outbox()
-                percolate()
+                percolate_and_send()
             run_due_jobs({}, time.monotonic())
             run_task_worker(batch=True)
             return

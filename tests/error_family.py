@@ -4,6 +4,7 @@ problem-document tests both walk them (docs/adr/0017-one-error-family.md)."""
 from __future__ import annotations
 
 from tradepost.accounts import errors as accounts
+from tradepost.alerts import errors as alerts
 from tradepost.catalog import errors as catalog
 from tradepost.companies import errors as companies
 from tradepost.imports import errors as imports
@@ -40,6 +41,7 @@ APP_ERRORS = {
     "reviews": {reviews.ReviewError, reviews.ReviewNotFound},
     "screening": {screening.ScreeningError, screening.BannedTermNotFound},
     "webhooks": {webhooks.WebhookError, webhooks.WebhookNotFound},
+    "alerts": {alerts.AlertError, alerts.AlertNotFound},
 }
 #: Each app's error class and the codes it is raised with.
 APP_CODES = {
@@ -55,6 +57,7 @@ APP_CODES = {
     "reviews": (reviews.ReviewError, reviews.ReviewErrorCode),
     "screening": (screening.ScreeningError, screening.ScreeningErrorCode),
     "webhooks": (webhooks.WebhookError, webhooks.WebhookErrorCode),
+    "alerts": (alerts.AlertError, alerts.AlertErrorCode),
 }
 #: The not-found classes, each with what it is raised with.
 NOT_FOUND = {
@@ -70,6 +73,7 @@ NOT_FOUND = {
     imports.ImportNotFound: (),
     screening.BannedTermNotFound: (),
     webhooks.WebhookNotFound: (),
+    alerts.AlertNotFound: (),
     companies.CompanyNotFound: (companies.CompanyErrorCode.MEMBER_NOT_FOUND, "No such member."),
     messaging.ConversationNotFound: (
         messaging.MessagingErrorCode.NOT_FOUND,

@@ -28,6 +28,8 @@ from tests.factories.screening import ban, held_product
 from tests.factories.sourcing import make_quotation, make_request
 from tests.factories.trust import report, submit_verification
 from tests.factories.webhooks import add_endpoint
+from tradepost.alerts.errors import AlertNotFound
+from tradepost.alerts.services import saved_search_create
 from tradepost.catalog import services as catalog_services
 from tradepost.catalog.errors import ProductNotFound
 from tradepost.companies.errors import CompanyNotFound
@@ -97,6 +99,7 @@ NOT_FOUND = {
     "access_import": ImportNotFound,
     "access_webhook_endpoint": WebhookNotFound,
     "access_webhook_delivery": WebhookNotFound,
+    "access_alert": AlertNotFound,
 }
 
 
@@ -176,6 +179,8 @@ def _build_world() -> dict:
     # A webhook endpoint of company B and a delivery to it: B's owner and admins only.
     endpoint, _secret = add_endpoint(owner_b, "https://erp.example.com/hooks")
     delivery = webhook_endpoint_send_test(actor=owner_b, endpoint=endpoint)
+    # A trade alert of company B: any of B's members (ADR 0037).
+    alert = saved_search_create(actor=owner_b, kind="product", query="enamel mug")
     return {
         "stranger": stranger,
         # name: (who may see it, its id arguments, the object)
@@ -219,6 +224,7 @@ def _build_world() -> dict:
             {"endpoint_id": endpoint.pk, "delivery_id": delivery.pk},
             delivery,
         ),
+        "access_alert": (owner_b, {"alert_id": alert.pk}, alert),
     }
 
 

@@ -36,14 +36,14 @@ CRASH_MATCHING = """
 import os, signal, django
 django.setup()
 import tradepost.alerts.percolation as percolation
-real = percolation.shown_now
+real = percolation.Percolator._shown
 calls = []
-def dying(*args, **kwargs):
+def dying(*args, **kwargs):  # asked once per clear (alert, listing) pair
     calls.append(1)
     if len(calls) == 40:  # in the middle of the second batch
         os.kill(os.getpid(), signal.SIGKILL)
     return real(*args, **kwargs)
-percolation.shown_now = dying
+percolation.Percolator._shown = dying
 percolation.percolate(batch_size=10)
 """
 

@@ -103,3 +103,18 @@ def test_a_listing_hidden_before_percolation_is_not_matched(setting):
     index(flask)
     percolate()
     assert matched(alert) == []
+
+
+def test_filters_only_alerts_get_everything_within_them_and_unusable_words_get_nothing(setting):
+    category, supplier, buyer = setting
+    everything_cn = saved_search_create(
+        actor=buyer, kind="product", query="", params={"country": ["CN"]}, language="en"
+    )
+    nonsense = saved_search_create(actor=buyer, kind="product", query="x" * 150, language="en")
+    taiwan = make_company(legal_name="Taipei Cups", country="TW", original_language="zh-hant")
+    cn = publish(supplier, category, "cn-any", "陶瓷马克杯")
+    tw = publish(taiwan, category, "tw-any", "陶瓷馬克杯")
+    percolate()
+    assert matched(everything_cn) == [cn.pk]
+    assert tw.pk not in matched(everything_cn)
+    assert matched(nonsense) == []

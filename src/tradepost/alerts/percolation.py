@@ -37,7 +37,13 @@ from django.utils import timezone
 
 from tradepost.alerts.models import AlertKind, AlertMatch, PercolationCursor, SavedSearch
 from tradepost.search import documents
-from tradepost.search.alerting import ShownQuery, compile_shown, shown_now
+from tradepost.search.alerting import (
+    ShownQuery,
+    compile_shown,
+    filter_clauses,
+    shown_now,
+    within_filters,
+)
 from tradepost.search.documents import CategoryTree
 from tradepost.search.index import (
     Shared,
@@ -57,6 +63,7 @@ from tradepost.search.sketches import (
     is_wordless,
     keyed_bits,
     may_be_clear,
+    narrow_by_tokens,
     registry_keys,
     weight,
 )
@@ -159,7 +166,7 @@ class Registry:
         self._unkey(pk, entry)
         keys = registry_keys(entry.sketch, weights)
         entry.keyed = keyed_bits(weights, len(entry.sketch.get("u", [])))
-        if not keys:
+        if is_wordless(entry.sketch):
             self.wordless[entry.kind].add(pk)
         index = self.by_key[entry.kind]
         for key, bits in keys.items():
@@ -203,6 +210,8 @@ class Percolator:
         self.documents: dict[str, tuple[int, int]] = {}
         self.lock = threading.Lock()
         self.snap: Snapshot | None = None
+        #: (kind, filter parameters as JSON) -> (when made, their index clauses).
+        self.filters: OrderedDict[tuple[str, str], tuple[float, list[Any]]] = OrderedDict()
         #: kind -> its number of documents when its alerts were last keyed.
         self.keyed: dict[str, int] = {}
         self.rekeyed = 0
@@ -320,22 +329,61 @@ class Percolator:
                 wanted.setdefault(alert_id, set()).add(object_id)
         if not wanted:
             return []
-        alerts = {
-            alert.pk: alert
-            for alert in SavedSearch.objects.filter(pk__in=list(wanted), paused=False).only(
-                "pk", "kind", "query", "params", "updated_at"
+        alerts: dict[int, SavedSearch] = {}
+        ids = sorted(wanted)
+        for start in range(0, len(ids), 5000):
+            rows = SavedSearch.objects.filter(pk__in=ids[start : start + 5000], paused=False)
+            alerts.update(
+                (alert.pk, alert)
+                for alert in rows.only("pk", "kind", "query", "params", "updated_at")
             )
-        }
+        within: dict[tuple[str, int], bool] = {}
         found = []
         for alert_id, object_ids in wanted.items():
             alert = alerts.get(alert_id)
-            if alert is None:
+            entry = self.registry.entries.get(alert_id)
+            if alert is None or entry is None:
                 continue
-            shown = self.compiled_query(alert, snap)
             for object_id in sorted(object_ids):
-                if shown_now(shown, object_id, snap):
+                if self._shown(alert, entry, documents[object_id], object_id, snap, within):
                     found.append((alert_id, object_id))
         return found
+
+    def _shown(
+        self,
+        alert: SavedSearch,
+        entry: _Entry,
+        document: DocumentTokens,
+        object_id: int,
+        snap: Snapshot,
+        within: dict[tuple[str, int], bool],
+    ) -> bool:
+        """Whether the alert's search, run now, shows the document. A document holding the
+        page's narrow share of the units where it names itself is among the results
+        whatever the rest of the catalogue (the page only ever widens): then only the
+        filters are asked of the index, once per set of filters and document. Otherwise
+        the page's own query is asked (`alerting.shown_now`)."""
+        if narrow_by_tokens(entry.sketch, document):
+            if not alert.params:
+                return True
+            params = json.dumps(alert.params, sort_keys=True)
+            key = (params, object_id)
+            if key not in within:
+                within[key] = within_filters(
+                    alert.kind, self._filters(alert.kind, params), object_id, snap
+                )
+            return within[key]
+        return shown_now(self.compiled_query(alert, snap), object_id, snap)
+
+    def _filters(self, kind: str, params: str) -> list[Any]:
+        key = (kind, params)
+        found = self.filters.get(key)
+        if found is None or time.monotonic() - found[0] > 60.0:
+            found = (time.monotonic(), filter_clauses(kind, json.loads(params)))
+            self.filters[key] = found
+            while len(self.filters) > 10_000:
+                self.filters.popitem(last=False)
+        return found[1]
 
 
 _percolator: Percolator | None = None

@@ -15,6 +15,7 @@ from django.utils import translation
 from tradepost.alerts.errors import AlertNotFound
 from tradepost.alerts.models import AlertKind, AlertMatch, SavedSearch
 from tradepost.companies.actors import actor_for
+from tradepost.core.ids import parse_id
 from tradepost.membership.selectors import benefit
 from tradepost.search import sources
 from tradepost.search.alerting import parse_filters
@@ -29,11 +30,8 @@ SEARCH_TABS: dict[str, str] = {
 
 def access_alert(*, user: Any, alert_id: Any) -> SavedSearch:
     """An alert of the company `user` acts for; AlertNotFound for any other id."""
-    try:
-        pk = int(alert_id)
-    except (TypeError, ValueError):
-        raise AlertNotFound() from None
-    if pk <= 0 or pk > 2**62:
+    pk = parse_id(alert_id)
+    if pk is None:
         raise AlertNotFound()
     company_id = actor_for(user).company_id
     if company_id is None:

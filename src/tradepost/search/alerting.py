@@ -252,6 +252,18 @@ def compile_shown(kind: str, query: str, params: Mapping[str, Any], snap: Snapsh
     return ShownQuery(kind, text, _filter_clauses(kind, filters), _unfiltered(kind, filters))
 
 
+def filter_clauses(kind: str, params: Mapping[str, Any]) -> list[Query]:
+    """The index clauses of a saved search's filters (with the kind's own: a published
+    product, an open request within its deadline)."""
+    return _filter_clauses(kind, parse_filters(kind, params))
+
+
+def within_filters(kind: str, clauses: list[Query], object_id: int, snap: Snapshot) -> bool:
+    """Whether the document `object_id` passes these filter clauses now."""
+    document = term("key", _key(kind, object_id))
+    return bool(_count(snap.searcher, combine([document, *clauses], None)))
+
+
 def shown_now(saved: ShownQuery, object_id: int, snap: Snapshot) -> bool:
     """Whether the saved search, run now, shows the document `object_id` among its results."""
     document = term("key", _key(saved.kind, object_id))

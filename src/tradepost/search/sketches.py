@@ -39,6 +39,7 @@ from tradepost.search.querying import (
     all_of,
     any_of,
     grams_needed,
+    minimum_units,
     query_units,
     term,
     token_clause,
@@ -94,11 +95,18 @@ def sketch_of(query: str) -> dict[str, Any]:
                 ways.append(["x", [_token_way(token) for token in tokens]])
         units.append([unit, ways])
     characters = [g for g in usable(analyzed.grams) if len(g) == 1]
-    return {"v": SKETCH_VERSION, "u": units, "c": characters if len(characters) >= 3 else []}
+    return {
+        "v": SKETCH_VERSION,
+        "e": analyzed.is_empty,
+        "u": units,
+        "c": characters if len(characters) >= 3 else [],
+    }
 
 
 def is_wordless(sketch: Mapping[str, Any]) -> bool:
-    return not sketch.get("u") and not sketch.get("c")
+    """A search without words (filters only): every document of its kind within them. (A
+    query of words the analysis cannot use, one 200-letter "word", matches nothing.)"""
+    return sketch.get("e") is True
 
 
 def _way_keys(way: list[Any]) -> list[str]:
@@ -146,8 +154,8 @@ def unit_bit(position: int) -> int:
 def registry_keys(sketch: Mapping[str, Any], weights: list[float] | None = None) -> dict[str, int]:
     """The keys a document must hold one of to match this sketch clearly, each with the
     bits of what holding it may mean (a unit, by its position; CHARACTERS_BIT: a pair of the
-    query's characters). Empty: a search without words, which every document of its kind
-    may match. With the units' `weights`, the least specific units are left out
+    query's characters). Empty for a search without words (`is_wordless`: every document of
+    its kind may match) and for one of words the analysis cannot use (none may). With the units' `weights`, the least specific units are left out
     (`key_units`): their words are the common ones."""
     keys: dict[str, int] = {}
     units = sketch.get("u", [])
@@ -245,6 +253,26 @@ def unit_holds(ways: list[Any], document: DocumentTokens) -> bool:
                 return True
         elif _way_holds(way, document.words, document.grams):
             return True
+    return False
+
+
+def narrow_by_tokens(sketch: Mapping[str, Any], document: DocumentTokens) -> bool:
+    """Whether the document holds, where it names itself, the share of the query's units
+    the results page requires of a candidate at its narrowest (`querying.minimum_units`):
+    such a document is among the page's results (the page's units are looked for in more
+    fields than these, and the page only ever widens)."""
+    units = sketch.get("u", [])
+    if not units:
+        return is_wordless(sketch)  # no words at all: every document (filters aside)
+    needed = minimum_units(len(units))
+    held = 0
+    for position, (_unit, ways) in enumerate(units):
+        if unit_holds(ways, document):
+            held += 1
+            if held >= needed:
+                return True
+        elif len(units) - position - 1 < needed - held:
+            return False
     return False
 
 

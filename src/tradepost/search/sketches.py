@@ -155,8 +155,9 @@ def registry_keys(sketch: Mapping[str, Any], weights: list[float] | None = None)
     """The keys a document must hold one of to match this sketch clearly, each with the
     bits of what holding it may mean (a unit, by its position; CHARACTERS_BIT: a pair of the
     query's characters). Empty for a search without words (`is_wordless`: every document of
-    its kind may match) and for one of words the analysis cannot use (none may). With the units' `weights`, the least specific units are left out
-    (`key_units`): their words are the common ones."""
+    its kind may match) and for one of words the analysis cannot use (none may). With the
+    units' `weights`, the least specific units are left out (`key_units`): their words are
+    the common ones."""
     keys: dict[str, int] = {}
     units = sketch.get("u", [])
     kept = key_units(weights) if weights is not None else range(len(units))

@@ -118,3 +118,28 @@ def test_filters_only_alerts_get_everything_within_them_and_unusable_words_get_n
     assert matched(everything_cn) == [cn.pk]
     assert tw.pk not in matched(everything_cn)
     assert matched(nonsense) == []
+
+
+def test_a_hole_in_the_index_holds_back_only_its_own_row(setting):
+    """An outbox id the index passed before its transaction committed (PostgreSQL assigns
+    ids at insert) is a hole: the percolator passes it too, remembers it, and matches its
+    listing once the index has applied it; the rows after it are not held back."""
+    from dataclasses import replace
+
+    from tradepost.search.index import read_state, write_state
+    from tradepost.search.models import IndexOutbox
+
+    category, supplier, buyer = setting
+    alert = saved_search_create(actor=buyer, kind="product", query="保温杯", language="zh-hans")
+    late = publish(supplier, category, "late", "真空保温杯 迟到")
+    on_time = publish(supplier, category, "on-time", "保温杯 准时")
+    late_row = IndexOutbox.objects.filter(kind="product", object_id=late.pk).latest("pk").pk
+    state = read_state()
+    write_state(replace(state, holes={late_row: 0.0}))
+
+    percolate()
+    assert matched(alert) == [on_time.pk]
+
+    write_state(replace(read_state(), holes={}))  # the index applied it
+    percolate()
+    assert matched(alert) == sorted([late.pk, on_time.pk])

@@ -122,6 +122,8 @@ class PercolationCursor(models.Model):
     """How far the percolator has read the search outbox (one row)."""
 
     position = models.BigIntegerField(default=0)
+    #: Ids passed while the index still counted them as holes: matched once it does not.
+    holes = models.JSONField(default=list, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -442,7 +442,11 @@ class PercolationReport:
 
 def percolate(*, batch_size: int = BATCH_SIZE, max_batches: int | None = None) -> PercolationReport:
     """Match the documents of the outbox rows this node's index has applied since the last
-    run against every saved search; record the matches and the new position together."""
+    run against every saved search; record the matches and the new position together.
+
+    The index's holes (ids it passed before their transaction committed, or that rolled
+    back) are not applied yet: they are passed too, remembered with the position, and
+    matched once the index no longer counts them as holes (applied late, or given up)."""
     report = PercolationReport()
     engine = percolator()
     with engine.lock:
@@ -451,21 +455,29 @@ def percolate(*, batch_size: int = BATCH_SIZE, max_batches: int | None = None) -
             state = read_state()
             if state is None:
                 break
-            upto = state.position
-            if state.holes:  # rows that may still commit below the index's position
-                upto = min(upto, min(state.holes) - 1)
+            index_holes = {int(hole) for hole in state.holes}
             cursor = PercolationCursor.objects.order_by("pk").first()
             position = cursor.position if cursor is not None else 0
-            if upto <= position:
+            remembered = [int(hole) for hole in (cursor.holes if cursor is not None else [])]
+            late = [hole for hole in remembered if hole not in index_holes]
+            if state.position <= position and not late:
                 break
             rows = list(
                 IndexOutbox.objects.filter(
-                    pk__gt=position, pk__lte=upto, kind__in=list(_OUTBOX_KINDS)
+                    pk__gt=position, pk__lte=state.position, kind__in=list(_OUTBOX_KINDS)
                 )
+                .exclude(pk__in=sorted(index_holes))
                 .order_by("pk")
                 .values_list("pk", "kind", "object_id")[:batch_size]
             )
-            new_position = rows[-1][0] if len(rows) == batch_size else upto
+            new_position = rows[-1][0] if len(rows) == batch_size else state.position
+            rows += IndexOutbox.objects.filter(
+                pk__in=late, kind__in=list(_OUTBOX_KINDS)
+            ).values_list("pk", "kind", "object_id")
+            holes = sorted(
+                {hole for hole in remembered if hole in index_holes}
+                | {hole for hole in index_holes if position < hole <= new_position}
+            )
             engine.refresh()
             found: list[tuple[int, int]] = []
             by_kind: dict[str, set[int]] = defaultdict(set)
@@ -476,17 +488,19 @@ def percolate(*, batch_size: int = BATCH_SIZE, max_batches: int | None = None) -
                 report.documents += len(tokens)
                 for alert_id, object_id in engine.match(kind, tokens, published):
                     found.append((alert_id, object_id))
-            recorded = _record(found, position, new_position)
+            recorded = _record(found, position, new_position, holes)
             report.matches += len(recorded)
             report.alerts.update(alert_id for alert_id, _object_id in recorded)
             report.rows += len(rows)
             batches += 1
-            if len(rows) < batch_size:
+            if new_position >= state.position:
                 break
     return report
 
 
-def _record(found: list[tuple[int, int]], old: int, new: int) -> list[tuple[int, int]]:
+def _record(
+    found: list[tuple[int, int]], old: int, new: int, holes: list[int]
+) -> list[tuple[int, int]]:
     """Store the matches and move the position from `old` to `new`, in one transaction
     (nothing when another percolator moved it meanwhile: it recorded the same); the pairs
     recorded."""
@@ -514,5 +528,5 @@ def _record(found: list[tuple[int, int]], old: int, new: int) -> list[tuple[int,
             ],
             ignore_conflicts=True,
         )
-        PercolationCursor.objects.filter(pk=cursor.pk).update(position=new)
+        PercolationCursor.objects.filter(pk=cursor.pk).update(position=new, holes=holes)
     return [pair for pair in fresh if pair[0] in live]

@@ -381,3 +381,85 @@ def markdown(result: dict[str, Any], *, started: str) -> str:
         f"{d['rss_peak_mb']} MB (before: {d['rss_before_mb']} MB) |",
     ]
     return "\n".join(lines) + "\n"
+
+
+def latency(*, count: int = 20, say: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
+    """Publish → alert for "as it happens" alerts with the worker idle: a `tradepost worker`
+    runs beside this process (emails dropped by the dummy backend); each listing is
+    published through the outbox in its own transaction, and the time until its alert's
+    digest is sent is read from the database."""
+    import os
+    import subprocess
+    import sys
+
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.utils import timezone
+
+    from tradepost.alerts.models import AlertDigest, DigestStatus
+    from tradepost.alerts.services import saved_search_create
+    from tradepost.catalog.models import Category, Product, ProductStatus
+    from tradepost.companies.models import Company, Membership, Role
+    from tradepost.search.indexer import apply_outbox
+    from tradepost.search.outbox import record_change
+
+    category = Category.objects.filter(is_leaf=True).order_by("path").first()
+    if category is None:
+        raise RuntimeError("No category: run migrate first.")
+    supplier = Company.objects.create(slug="tpbench-latency", legal_name="Latency", country="CN")
+    User = get_user_model()
+    alerts = []
+    for n in range(count):
+        user = User.objects.create(email=f"latency{n}@bench.invalid", password="!")
+        buyer = Company.objects.create(
+            slug=f"tpbench-latency-{n}", legal_name=f"B{n}", country="DE"
+        )
+        Membership.objects.create(user=user, company=buyer, role=Role.OWNER)
+        alerts.append(
+            saved_search_create(actor=user, kind="product", query=f"qzxv{n}", frequency="instant")
+        )
+    apply_outbox()  # the index exists before the worker starts
+    env = {
+        **os.environ,
+        "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+    }
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "tradepost.cli", "worker"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    seconds: list[float] = []
+    try:
+        time.sleep(5.0)  # the worker starts and goes idle
+        for n, alert in enumerate(alerts):
+            with transaction.atomic():
+                product = Product.objects.create(
+                    company=supplier,
+                    slug=f"latency-{n}",
+                    original_language="en",
+                    title=f"Vacuum flask qzxv{n}",
+                    category=category,
+                    moq=1,
+                    moq_unit="piece",
+                    status=ProductStatus.PUBLISHED,
+                    published_at=timezone.now(),
+                )
+                record_change(kind="product", object_id=product.pk)
+            began = time.perf_counter()
+            while not AlertDigest.objects.filter(alert=alert, status=DigestStatus.SENT).exists():
+                if time.perf_counter() - began > 60:
+                    break
+                time.sleep(0.02)
+            seconds.append(time.perf_counter() - began)
+            say(f"listing {n + 1} of {count}: {seconds[-1]:.2f} s")
+            time.sleep(1.0)  # idle again
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
+    return {
+        "count": count,
+        "p50_s": round(statistics.median(seconds), 2),
+        "p95_s": round(_percentile(seconds, 0.95), 2),
+        "max_s": round(max(seconds), 2),
+    }

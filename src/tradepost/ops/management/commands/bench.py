@@ -107,6 +107,11 @@ class Command(BaseCommand):
             "--saved", type=int, default=100_000, help="alerts --scale: saved searches."
         )
         parser.add_argument(
+            "--latency",
+            action="store_true",
+            help="alerts: publish -> email time of 'as it happens' alerts with a worker running.",
+        )
+        parser.add_argument(
             "--titles", type=int, default=10_000, help="alerts --scale: new listings."
         )
         parser.add_argument(
@@ -420,6 +425,13 @@ class Command(BaseCommand):
         its best single threshold (`bench/alerts_bench.py`)."""
         if options["scale"]:
             self.alerts_scale(options)
+            return
+        if options["latency"]:
+            executor = MigrationExecutor(connection)
+            if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+                call_command("migrate", verbosity=0)
+            result = bench_module("alerts_scale").latency(say=self.say)
+            self.stdout.write(json.dumps(result))
             return
         bench = bench_module("alerts_bench")
         relevance = bench_module("relevance_bench")
